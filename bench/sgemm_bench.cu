@@ -1,0 +1,152 @@
+// SGEMM benchmark: every rung of the ladder and cublasSgemm (FP32, pedantic: no TF32) on the issue's
+// shapes, in one process through one event timer (L2 flushed before each run, median of 25). Writes
+// JSON (TFLOP/s, ratio to cuBLAS). Each rung's output is checked against cuBLAS once before timing.
+//   sgemm_bench [--out sgemm.json] [--quick]
+//   sgemm_bench --single ALGO M N K     one call, for ncu
+#include <gpuprims/gemm.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "bench_data.cuh"
+#include "harness.hpp"
+
+namespace {
+
+using namespace gpuprims::bench;
+using gpuprims::gemm::Algorithm;
+
+struct Shape {
+  std::int64_t m, n, k;
+};
+
+const Shape kShapes[] = {{256, 256, 256},       {512, 512, 512},     {1024, 1024, 1024}, {2048, 2048, 2048},
+                         {4096, 4096, 4096},    {8192, 8192, 8192},  {4095, 4095, 4095}, {1000, 3000, 500},
+                         {8192, 8192, 128},     {16384, 16384, 64},  {128, 8192, 8192},  {4096, 4096, 1024}};
+const Shape kQuickShapes[] = {{1024, 1024, 1024}, {4096, 4096, 4096}, {16384, 16384, 64}};
+
+// A rung that takes longer than this for one run is timed only at the headline shape (4096^3).
+constexpr double kSlowRunMs = 150.0;
+
+std::string shape_name(const Shape& s) {
+  return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
+}
+
+// Largest |ours - cuBLAS| relative to the largest |cuBLAS| entry, over the whole output.
+double max_rel_diff(const std::vector<float>& ours, const std::vector<float>& ref) {
+  double diff = 0, scale = 0;
+  for (std::size_t i = 0; i < ref.size(); ++i) {
+    const double d = std::fabs(static_cast<double>(ours[i]) - ref[i]);
+    diff = std::isnan(d) ? INFINITY : std::max(diff, d);
+    scale = std::max(scale, std::fabs(static_cast<double>(ref[i])));
+  }
+  return diff / std::max(scale, 1e-30);
+}
+
+int run_single(int argc, char** argv) {
+  if (argc < 6) return 64;
+  const std::string algo_name = argv[2];
+  const std::int64_t m = std::atoll(argv[3]), n = std::atoll(argv[4]), k = std::atoll(argv[5]);
+  Algorithm algo = Algorithm::tuned;
+  for (Algorithm a : gpuprims::gemm::kAllAlgorithms)
+    if (algo_name == gpuprims::gemm::name(a)) algo = a;
+  float *A, *B, *C;
+  BENCH_CUDA(cudaMalloc(&A, m * k * 4));
+  BENCH_CUDA(cudaMalloc(&B, k * n * 4));
+  BENCH_CUDA(cudaMalloc(&C, m * n * 4));
+  fill_uniform(A, m * k, 1);
+  fill_uniform(B, k * n, 2);
+  const gpuprims::Status st = gpuprims::gemm::sgemm(m, n, k, 1.0f, A, k, B, n, 0.0f, C, n, algo);
+  BENCH_CUDA(cudaDeviceSynchronize());
+  std::printf("%s %s: %s\n", gpuprims::gemm::name(algo), shape_name({m, n, k}).c_str(), gpuprims::to_string(st));
+  return st == gpuprims::Status::success ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc > 1 && std::strcmp(argv[1], "--single") == 0) return run_single(argc, argv);
+  const Args args = parse_args(argc, argv, "sgemm.json");
+  GpuInfo gpu;
+  if (!gpu_info(&gpu)) return 2;
+  TimingOptions opt;
+  Timer timer(gpu);
+  cublasHandle_t handle = make_cublas(timer.stream());
+  Report report("sgemm", gpu, opt);
+
+  std::vector<Shape> shapes(std::begin(kShapes), std::end(kShapes));
+  if (args.quick) shapes.assign(std::begin(kQuickShapes), std::end(kQuickShapes));
+  std::printf("%-20s %-20s %10s %10s %8s\n", "shape", "algorithm", "ms", "TFLOP/s", "x cuBLAS");
+  for (const Shape& s : shapes) {
+    const std::int64_t m = s.m, n = s.n, k = s.k;
+    const double flops = 2.0 * m * n * k;
+    float *A, *B, *C, *R;
+    BENCH_CUDA(cudaMalloc(&A, m * k * 4));
+    BENCH_CUDA(cudaMalloc(&B, k * n * 4));
+    BENCH_CUDA(cudaMalloc(&C, m * n * 4));
+    BENCH_CUDA(cudaMalloc(&R, m * n * 4));
+    fill_uniform(A, m * k, 11 + m);
+    fill_uniform(B, k * n, 13 + n);
+    cublas_sgemm_rowmajor(handle, m, n, k, 1.0f, A, B, 0.0f, R);
+    BENCH_CUDA(cudaStreamSynchronize(timer.stream()));
+    std::vector<float> ref(static_cast<std::size_t>(m * n)), ours(ref.size());
+    BENCH_CUDA(cudaMemcpy(ref.data(), R, ref.size() * 4, cudaMemcpyDeviceToHost));
+
+    const Timing vendor = timer.time([&] { cublas_sgemm_rowmajor(handle, m, n, k, 1.0f, A, B, 0.0f, C); }, opt);
+    const double vendor_tflops = flops / (vendor.median_ms * 1e-3) / 1e12;
+    progress("sgemm " + shape_name(s) + " cublas", vendor.median_ms);
+    std::printf("%-20s %-20s %10.4f %10.2f %8.3f\n", shape_name(s).c_str(), "cublas", vendor.median_ms,
+                vendor_tflops, 1.0);
+    report.add({{"algorithm", std::string("cublas")}, {"impl", std::string("cublas")}, {"m", m}, {"n", n}, {"k", k},
+                {"time_ms", vendor.median_ms}, {"tflops", vendor_tflops}, {"ratio_to_cublas", 1.0}});
+
+    for (Algorithm algo : gpuprims::gemm::kAllAlgorithms) {
+      const std::string name = gpuprims::gemm::name(algo);
+      JsonRecord rec{{"algorithm", name}, {"impl", std::string("ours")}, {"m", m}, {"n", n}, {"k", k}};
+      auto call = [&] {
+        const gpuprims::Status st =
+            gpuprims::gemm::sgemm(m, n, k, 1.0f, A, k, B, n, 0.0f, C, n, algo, timer.stream());
+        if (st != gpuprims::Status::success) {
+          std::fprintf(stderr, "[bench] %s failed: %s\n", name.c_str(), gpuprims::to_string(st));
+          std::exit(1);
+        }
+      };
+      // One run, checked against cuBLAS, and its time decides whether 25 more fit the budget.
+      BENCH_CUDA(cudaMemset(C, 0xFF, m * n * 4));
+      const Timing once = timer.time(call, TimingOptions{0, 1, true});
+      BENCH_CUDA(cudaMemcpy(ours.data(), C, ours.size() * 4, cudaMemcpyDeviceToHost));
+      const double rel = max_rel_diff(ours, ref);
+      const bool mismatch = !(rel <= 1e-4);
+      if (mismatch) std::fprintf(stderr, "[bench] WARNING %s %s differs from cuBLAS: %g\n", name.c_str(),
+                                 shape_name(s).c_str(), rel);
+      const bool headline = (m == 4096 && n == 4096 && k == 4096);
+      if (once.median_ms > kSlowRunMs && !headline) {
+        rec.emplace_back("skipped", "one run took " + std::to_string(static_cast<int>(once.median_ms)) +
+                                        " ms; timed only at 4096^3 to keep the benchmark short");
+        report.add(rec);
+        progress("sgemm " + shape_name(s) + " " + name, once.median_ms, "(skipped: slow)");
+        continue;
+      }
+      const Timing t = timer.time(call, opt);
+      const double tflops = flops / (t.median_ms * 1e-3) / 1e12;
+      progress("sgemm " + shape_name(s) + " " + name, t.median_ms);
+      std::printf("%-20s %-20s %10.4f %10.2f %8.3f%s\n", shape_name(s).c_str(), name.c_str(), t.median_ms, tflops,
+                  tflops / vendor_tflops, mismatch ? "  MISMATCH" : "");
+      rec.emplace_back("time_ms", t.median_ms);
+      rec.emplace_back("tflops", tflops);
+      rec.emplace_back("ratio_to_cublas", tflops / vendor_tflops);
+      rec.emplace_back("max_rel_diff_vs_cublas", rel);
+      if (mismatch) rec.emplace_back("mismatch", true);
+      report.add(rec);
+    }
+    BENCH_CUDA(cudaFree(A));
+    BENCH_CUDA(cudaFree(B));
+    BENCH_CUDA(cudaFree(C));
+    BENCH_CUDA(cudaFree(R));
+  }
+  cublasDestroy(handle);
+  return report.write(args.out) ? 0 : 1;
+}

@@ -1,0 +1,21 @@
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+
+set(GPUPRIMS_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/gpuprims)
+
+install(TARGETS gpuprims EXPORT gpuprimsTargets
+  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
+  INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+foreach(module common reduce gemm)
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/lib/${module}/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+endforeach()
+install(EXPORT gpuprimsTargets NAMESPACE gpuprims:: DESTINATION ${GPUPRIMS_CMAKE_DIR})
+
+configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/gpuprimsConfig.cmake.in
+  ${PROJECT_BINARY_DIR}/gpuprimsConfig.cmake INSTALL_DESTINATION ${GPUPRIMS_CMAKE_DIR})
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/gpuprimsConfigVersion.cmake
+  COMPATIBILITY SameMinorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/gpuprimsConfig.cmake ${PROJECT_BINARY_DIR}/gpuprimsConfigVersion.cmake
+  DESTINATION ${GPUPRIMS_CMAKE_DIR})

@@ -1,0 +1,7 @@
+#pragma once
+// The library builds with hidden visibility; only the public API is exported from the shared library.
+#if defined(GPUPRIMS_BUILDING)
+#define GPUPRIMS_API __attribute__((visibility("default")))
+#else
+#define GPUPRIMS_API
+#endif

@@ -1,0 +1,56 @@
+#pragma once
+// gpuprims::gemm — single-precision GEMM, row-major, with every rung of the classic optimization
+// ladder selectable, and a fused top-2 argmin epilogue. Plain C++17 header.
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include <gpuprims/export.hpp>
+#include <gpuprims/status.hpp>
+#include <gpuprims/top2.hpp>
+
+namespace gpuprims::gemm {
+
+enum class Algorithm { naive, coalesced, shared_tiled, blocktile_1d, blocktile_2d, vectorized,
+                       bank_conflict_free, warptile, double_buffered, tuned };
+
+// Every rung, in ladder order.
+inline constexpr Algorithm kAllAlgorithms[] = {
+    Algorithm::naive,        Algorithm::coalesced,  Algorithm::shared_tiled,       Algorithm::blocktile_1d,
+    Algorithm::blocktile_2d, Algorithm::vectorized, Algorithm::bank_conflict_free, Algorithm::warptile,
+    Algorithm::double_buffered, Algorithm::tuned};
+
+// "naive", "coalesced", ...; "unknown" for a value outside the enum.
+GPUPRIMS_API const char* name(Algorithm algo) noexcept;
+
+// Row-major: C[m x n] = alpha * A[m x k] * B[k x n] + beta * C. lda, ldb, ldc are row strides in
+// elements (lda >= max(1, k), ldb >= max(1, n), ldc >= max(1, n)). beta == 0 never reads C (NaN in C
+// does not leak). k == 0 or alpha == 0 gives C = beta * C without reading A or B. All pointers are
+// device pointers, 4-byte aligned; pointers that no element is read from or written to may be null.
+GPUPRIMS_API Status sgemm(std::int64_t m, std::int64_t n, std::int64_t k, float alpha, const float* A,
+                          std::int64_t lda, const float* B, std::int64_t ldb, float beta, float* C,
+                          std::int64_t ldc, Algorithm algo = Algorithm::tuned, cudaStream_t stream = nullptr);
+
+using MinEntry = gpuprims::MinEntry;
+using Top2 = gpuprims::Top2;
+
+// The same product, and the two smallest entries of the result with their positions, found in the
+// GEMM epilogue on the GPU (no host-side or separate full pass over C). d_top2 is device memory.
+// C may be nullptr when beta == 0: the product is then not stored at all. Scratch comes from the
+// stream-ordered allocator.
+GPUPRIMS_API Status sgemm_top2_argmin(std::int64_t m, std::int64_t n, std::int64_t k, float alpha, const float* A,
+                                      std::int64_t lda, const float* B, std::int64_t ldb, float beta, float* C,
+                                      std::int64_t ldc, Top2* d_top2, Algorithm algo = Algorithm::tuned,
+                                      cudaStream_t stream = nullptr);
+
+// Explicit-workspace form: no allocation, no synchronization.
+GPUPRIMS_API std::size_t top2_workspace_bytes(std::int64_t m, std::int64_t n, std::int64_t k,
+                                              Algorithm algo = Algorithm::tuned) noexcept;
+GPUPRIMS_API Status sgemm_top2_argmin(std::int64_t m, std::int64_t n, std::int64_t k, float alpha, const float* A,
+                                      std::int64_t lda, const float* B, std::int64_t ldb, float beta, float* C,
+                                      std::int64_t ldc, Top2* d_top2, void* d_workspace,
+                                      std::size_t workspace_bytes, Algorithm algo = Algorithm::tuned,
+                                      cudaStream_t stream = nullptr);
+
+}  // namespace gpuprims::gemm

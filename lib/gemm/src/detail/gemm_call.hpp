@@ -1,0 +1,44 @@
+#pragma once
+// One validated SGEMM request as every rung's launcher receives it: the product's operands, what the
+// epilogue does with each result, and the stream. Plain C++ (host side).
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+
+#include "reduce/src/block/top2_grid.cuh"
+
+namespace gpuprims::detail {
+
+// What the epilogue does with acc = sum_p A[r,p] B[p,c]: v = alpha * acc (+ beta * C[r,c] when beta != 0,
+// which is the only case C is read); v is stored when `store`, and ranked for the top-2 when the
+// kernel is the top-2 instantiation.
+struct EpilogueParams {
+  float* C;
+  std::int64_t ldc;
+  float alpha;
+  float beta;
+  std::int64_t m;
+  std::int64_t n;
+  bool store;
+  bool c_vec4;  // C is 16-byte aligned and ldc % 4 == 0: 4 consecutive columns move as one float4
+  Top2GridArgs top2;
+};
+
+// The product's operands as kernels receive them (by value).
+struct GemmOperands {
+  std::int64_t m, n, k;
+  const float* A;
+  std::int64_t lda;
+  const float* B;
+  std::int64_t ldb;
+};
+
+struct GemmCall {
+  GemmOperands op;
+  bool ab_vec4;  // A and B 16-byte aligned, lda and ldb multiples of 4: float4 loads are legal
+  bool top2;     // launch the top-2 instantiation (epi.top2 is then set)
+  EpilogueParams epi;
+  cudaStream_t stream;
+};
+
+}  // namespace gpuprims::detail

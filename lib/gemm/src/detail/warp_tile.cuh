@@ -1,0 +1,137 @@
+#pragma once
+// The pieces rungs 8-10 share: moving one BK slab of A and B from global memory through registers
+// into shared memory (A transposed and swizzled), the warp-tiled FMAs over a slab, and handing the
+// register tile to the epilogue. The rungs differ only in how they pipeline these.
+#include <cstdint>
+
+#include "gemm/src/detail/gemm_call.hpp"
+#include "gemm/src/detail/smem_layout.hpp"
+#include "gemm/src/detail/tile_load.cuh"
+#include "gemm/src/epilogue/epilogue.cuh"
+
+namespace gpuprims::detail {
+
+// One thread's share of a slab: Cfg::kAVecs float4 of A (rows a_row + i * kARowStep, slab columns
+// a_k4..a_k4+3) and Cfg::kBVecs float4 of B (slab rows b_row + i * kBRowStep, columns b_c4..b_c4+3).
+// Its state is two pointers that advance one slab per load and the counts that bound them, so it
+// costs few registers next to the accumulators.
+template <class Cfg, bool kVec>
+class SlabLoader {
+  static constexpr int BM = Cfg::BM, BN = Cfg::BN, BK = Cfg::BK;
+  static constexpr int kARowStep = Cfg::kThreads / (BK / 4);
+  static constexpr int kBRowStep = Cfg::kThreads / (BN / 4);
+  static_assert(Cfg::kThreads % (BK / 4) == 0 && Cfg::kThreads % (BN / 4) == 0, "fixed column per thread");
+  static_assert(Cfg::kAVecs <= 32, "row mask fits 32 bits");
+
+ public:
+  using ATile = SwizzledATile<BM, BK>;
+
+  __device__ SlabLoader(const GemmOperands& op, std::int64_t row0, std::int64_t col0, int tid)
+      : a_row_(tid / (BK / 4)), a_k4_((tid % (BK / 4)) * 4), b_row_(tid / (BN / 4)), b_c4_((tid % (BN / 4)) * 4) {
+    a_ptr_ = op.A + (row0 + a_row_) * op.lda + a_k4_;
+    b_ptr_ = op.B + static_cast<std::int64_t>(b_row_) * op.ldb + col0 + b_c4_;
+    a_rows_ok_ = 0;
+#pragma unroll
+    for (int i = 0; i < Cfg::kAVecs; ++i) a_rows_ok_ |= (row0 + a_row_ + i * kARowStep < op.m ? 1u : 0u) << i;
+    const std::int64_t cols_left = op.n - (col0 + b_c4_);
+    b_cols_ = static_cast<int>(cols_left < 0 ? 0 : (cols_left > 4 ? 4 : cols_left));
+    a_k_left_ = op.k - a_k4_;
+    b_k_left_ = op.k - b_row_;
+  }
+
+  // Global -> registers for the next slab (slab 0 first), then step to the one after.
+  __device__ __forceinline__ void load(const GemmOperands& op) {
+#pragma unroll
+    for (int i = 0; i < Cfg::kAVecs; ++i)
+      a_[i] = load4_valid<kVec>(a_ptr_ + i * kARowStep * op.lda, (a_rows_ok_ >> i) & 1u, a_k_left_);
+#pragma unroll
+    for (int i = 0; i < Cfg::kBVecs; ++i)
+      b_[i] = load4_valid<kVec>(b_ptr_ + i * kBRowStep * op.ldb, i * kBRowStep < b_k_left_, b_cols_);
+    a_ptr_ += BK;
+    b_ptr_ += BK * op.ldb;
+    a_k_left_ -= BK;
+    b_k_left_ -= BK;
+  }
+
+  // Registers -> shared memory (A transposed through the swizzled layout, B as is).
+  __device__ __forceinline__ void store(float* As, float* Bs) const {
+#pragma unroll
+    for (int i = 0; i < Cfg::kAVecs; ++i) {
+      const int r = a_row_ + i * kARowStep;
+      As[ATile::offset(a_k4_ + 0, r)] = a_[i].x;
+      As[ATile::offset(a_k4_ + 1, r)] = a_[i].y;
+      As[ATile::offset(a_k4_ + 2, r)] = a_[i].z;
+      As[ATile::offset(a_k4_ + 3, r)] = a_[i].w;
+    }
+#pragma unroll
+    for (int i = 0; i < Cfg::kBVecs; ++i)
+      *reinterpret_cast<float4*>(&Bs[(b_row_ + i * kBRowStep) * BN + b_c4_]) = b_[i];
+  }
+
+ private:
+  int a_row_, a_k4_, b_row_, b_c4_;
+  const float* a_ptr_;
+  const float* b_ptr_;
+  unsigned a_rows_ok_;
+  int b_cols_;
+  std::int64_t a_k_left_, b_k_left_;
+  float4 a_[Cfg::kAVecs];
+  float4 b_[Cfg::kBVecs];
+};
+
+// Where a thread's results sit in the block tile: warp tile origin (wm, wn) and lane (tr, tc). Its
+// outputs are rows wm + sm * 16 + tr * 4 + i and columns wn + sn * 32 + tc * 4 + j.
+template <class Cfg>
+struct WarpTilePosition {
+  int wm, wn, tr, tc;
+  __device__ explicit WarpTilePosition(int tid) {
+    const int warp = tid / 32, lane = tid % 32;
+    wm = (warp / Cfg::kWarpsN) * Cfg::WM;
+    wn = (warp % Cfg::kWarpsN) * Cfg::WN;
+    tr = lane / Cfg::kThreadCols;
+    tc = lane % Cfg::kThreadCols;
+  }
+};
+
+// acc += the slab's products. Per k step a warp reads 4 distinct float4 of A and 8 of B per sub-tile
+// (broadcast within the warp: one shared-memory wavefront each).
+template <class Cfg>
+__device__ __forceinline__ void warp_tile_fma(const float* As, const float* Bs, const WarpTilePosition<Cfg>& pos,
+                                              float (&acc)[Cfg::TM][Cfg::TN]) {
+  using ATile = SwizzledATile<Cfg::BM, Cfg::BK>;
+#pragma unroll
+  for (int p = 0; p < Cfg::BK; ++p) {
+    float a[Cfg::TM], b[Cfg::TN];
+#pragma unroll
+    for (int sm = 0; sm < Cfg::kSubM; ++sm)
+      *reinterpret_cast<float4*>(&a[sm * 4]) =
+          *reinterpret_cast<const float4*>(&As[ATile::offset(p, pos.wm + sm * 16 + pos.tr * 4)]);
+#pragma unroll
+    for (int sn = 0; sn < Cfg::kSubN; ++sn)
+      *reinterpret_cast<float4*>(&b[sn * 4]) =
+          *reinterpret_cast<const float4*>(&Bs[p * Cfg::BN + pos.wn + sn * 32 + pos.tc * 4]);
+#pragma unroll
+    for (int i = 0; i < Cfg::TM; ++i)
+#pragma unroll
+      for (int j = 0; j < Cfg::TN; ++j) acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+  }
+}
+
+// The register tile through the epilogue, four columns at a time (coalesced 16-byte stores).
+template <class Cfg, bool kTop2>
+__device__ __forceinline__ void warp_tile_epilogue(Epilogue<kTop2>& epi, const float (&acc)[Cfg::TM][Cfg::TN],
+                                                   const WarpTilePosition<Cfg>& pos, std::int64_t row0,
+                                                   std::int64_t col0) {
+#pragma unroll
+  for (int sm = 0; sm < Cfg::kSubM; ++sm)
+#pragma unroll
+    for (int i = 0; i < 4; ++i)
+#pragma unroll
+      for (int sn = 0; sn < Cfg::kSubN; ++sn) {
+        const float* v = &acc[sm * 4 + i][sn * 4];
+        epi.apply4(row0 + pos.wm + sm * 16 + pos.tr * 4 + i, col0 + pos.wn + sn * 32 + pos.tc * 4,
+                   make_float4(v[0], v[1], v[2], v[3]));
+      }
+}
+
+}  // namespace gpuprims::detail

@@ -1,0 +1,59 @@
+#pragma once
+// Tuning constants of the SGEMM ladder, kept apart from the kernels: each rung's tile shape, and the
+// candidate configurations the tuned rung picks among (sgemm_autotune times them on the present GPU
+// and writes tuned_table.inc).
+namespace gpuprims::detail {
+
+// Rungs 1-3: one output per thread, 32 x 32 threads per block.
+struct SimpleTiling {
+  static constexpr int kTile = 32;
+};
+
+// Rung 4: each thread computes TM outputs of one column.
+struct BlockTile1DConfig {
+  static constexpr int BM = 64, BN = 64, BK = 8, TM = 8;
+  static constexpr int kThreads = BM * BN / TM;
+};
+
+// Rungs 5-7: each thread computes a TM x TN register tile.
+struct BlockTile2DConfig {
+  static constexpr int BM = 128, BN = 128, BK = 8, TM = 8, TN = 8;
+  static constexpr int kThreads = BM * BN / (TM * TN);
+};
+
+// Rungs 8-10: block tile BM x BN split into warp tiles WM x WN; in a warp, 4 x 8 threads each own
+// (WM / 16) x (WN / 32) sub-tiles of 4 x 4 results. BK is the depth of one shared-memory slab.
+template <int BM_, int BN_, int BK_, int WM_, int WN_, int MinBlocksPerSm_, int GroupM_ = 8>
+struct WarpTileConfig {
+  static constexpr int BM = BM_, BN = BN_, BK = BK_, WM = WM_, WN = WN_;
+  static constexpr int kMinBlocksPerSm = MinBlocksPerSm_;
+  static constexpr int kGroupM = GroupM_;
+  static constexpr int kWarpsM = BM / WM, kWarpsN = BN / WN;
+  static constexpr int kThreads = kWarpsM * kWarpsN * 32;
+  static constexpr int kThreadRows = 4, kThreadCols = 8;  // lanes of a warp: 4 rows x 8 columns
+  static constexpr int kSubM = WM / (kThreadRows * 4), kSubN = WN / (kThreadCols * 4);
+  static constexpr int TM = 4 * kSubM, TN = 4 * kSubN;
+  static constexpr int kAVecs = BM * BK / 4 / kThreads;  // float4 of A each thread loads per slab
+  static constexpr int kBVecs = BK * BN / 4 / kThreads;  // float4 of B each thread loads per slab
+  static_assert(BM % WM == 0 && BN % WN == 0, "whole warp tiles");
+  static_assert(kSubM >= 1 && kSubN >= 1 && WM % 16 == 0 && WN % 32 == 0, "whole 4x4 sub-tiles");
+  static_assert(kAVecs >= 1 && BM * BK % (4 * kThreads) == 0, "A slab splits evenly over threads");
+  static_assert(kBVecs >= 1 && BK * BN % (4 * kThreads) == 0, "B slab splits evenly over threads");
+  static_assert(kThreads >= 64 && (kThreads & (kThreads - 1)) == 0, "power-of-two block");
+};
+
+using WarptileRungConfig = WarpTileConfig<128, 128, 8, 32, 64, 1>;
+using DoubleBufferedRungConfig = WarpTileConfig<128, 128, 8, 32, 64, 1>;
+
+// The tuned rung's candidates (all run the double-buffered kernel). Index = config id in the table.
+using TunedConfig0 = WarpTileConfig<128, 128, 8, 32, 64, 1>;
+using TunedConfig1 = WarpTileConfig<128, 128, 16, 32, 64, 1>;
+using TunedConfig2 = WarpTileConfig<128, 256, 8, 64, 64, 1>;
+using TunedConfig3 = WarpTileConfig<256, 128, 8, 64, 64, 1>;
+using TunedConfig4 = WarpTileConfig<64, 128, 16, 32, 64, 3>;
+using TunedConfig5 = WarpTileConfig<64, 64, 16, 32, 32, 4>;
+using TunedConfig6 = WarpTileConfig<32, 64, 32, 32, 32, 4>;
+// (128x256 and 256x128 with BK = 16 were measured on an H200 and never beat BK = 8: not kept.)
+inline constexpr int kNumTunedConfigs = 7;
+
+}  // namespace gpuprims::detail

@@ -1,0 +1,31 @@
+#pragma once
+// Argument validation for sgemm and sgemm_top2_argmin, done before any CUDA call. Plain host code,
+// tested on the CPU.
+#include <cstddef>
+#include <cstdint>
+
+#include <gpuprims/gemm.hpp>
+
+namespace gpuprims::detail {
+
+struct SgemmArgs {
+  std::int64_t m, n, k;
+  float alpha;
+  const float* A;
+  std::int64_t lda;
+  const float* B;
+  std::int64_t ldb;
+  float beta;
+  float* C;
+  std::int64_t ldc;
+  gemm::Algorithm algo;
+  Top2* top2;  // non-null for sgemm_top2_argmin
+  bool want_top2;
+};
+
+Status validate_sgemm(const SgemmArgs& a) noexcept;
+
+// Whether the product term is computed at all (else C = beta * C and A, B are never read).
+inline bool has_product(const SgemmArgs& a) { return a.k > 0 && a.alpha != 0.0f; }
+
+}  // namespace gpuprims::detail

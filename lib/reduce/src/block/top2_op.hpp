@@ -1,0 +1,136 @@
+#pragma once
+// The top-2 argmin combine: orderable float keys with NaN last, (key, index) ordering with ties to the
+// lower index, insertion of one entry and the merge of two partial results. Host and device, so CI
+// tests its algebra on the CPU (associative, commutative, agrees with a sort).
+#include <cstdint>
+#include <cstring>
+#include <limits>
+
+#include <gpuprims/top2.hpp>
+
+#include "common/src/host_device.hpp"
+
+namespace gpuprims::detail {
+
+// Index of an empty slot: larger than any real linear index, so it sorts after every entry.
+inline constexpr std::int64_t kNoIndex = std::numeric_limits<std::int64_t>::max();
+
+GPUPRIMS_HD std::uint32_t float_bits(float v) {
+#if defined(__CUDA_ARCH__)
+  return __float_as_uint(v);
+#else
+  std::uint32_t u;
+  std::memcpy(&u, &v, sizeof u);
+  return u;
+#endif
+}
+
+GPUPRIMS_HD float float_from_bits(std::uint32_t u) {
+#if defined(__CUDA_ARCH__)
+  return __uint_as_float(u);
+#else
+  float v;
+  std::memcpy(&v, &u, sizeof v);
+  return v;
+#endif
+}
+
+// Monotone map from float to uint32: a < b (as numbers) iff key(a) < key(b); -0.0 and +0.0 share a
+// key (they are equal values, so their order falls to the index); every NaN maps to the largest key,
+// after +inf.
+GPUPRIMS_HD std::uint32_t order_key(float v) {
+  std::uint32_t u = float_bits(v);
+  if ((u & 0x7fffffffu) > 0x7f800000u) return 0xffffffffu;  // NaN
+  if ((u & 0x7fffffffu) == 0u) u = 0u;                       // -0.0 -> +0.0
+  return (u & 0x80000000u) ? ~u : (u | 0x80000000u);
+}
+
+// One entry: value and row-major linear index (row * cols + col).
+struct Entry {
+  float value;
+  std::int64_t index;
+};
+
+// Strict order on entries: by key, then by index. Two entries at different positions never tie.
+GPUPRIMS_HD bool entry_less(float va, std::int64_t ia, float vb, std::int64_t ib) {
+  const std::uint32_t ka = order_key(va);
+  const std::uint32_t kb = order_key(vb);
+  return ka < kb || (ka == kb && ia < ib);
+}
+
+// The two smallest entries seen so far, first < second in entry order; empty slots have kNoIndex.
+// The order keys are kept beside the values so ranking a new entry costs one key and one compare
+// when it cannot enter (the common case in a GEMM epilogue).
+struct Top2Partial {
+  float v0;
+  float v1;
+  std::uint32_t k0;
+  std::uint32_t k1;
+  std::int64_t i0;
+  std::int64_t i1;
+
+  GPUPRIMS_HD static Top2Partial empty() {
+    const float nan = float_from_bits(0x7fc00000u);
+    return Top2Partial{nan, nan, 0xffffffffu, 0xffffffffu, kNoIndex, kNoIndex};
+  }
+
+  // Whether an entry with this key could enter (ties on the second key are decided by the index).
+  GPUPRIMS_HD bool may_enter(std::uint32_t key) const { return key <= k1; }
+
+  // Rank an entry whose key is already known.
+  GPUPRIMS_HD void insert_keyed(float v, std::uint32_t key, std::int64_t i) {
+    if (key < k1 || (key == k1 && i < i1)) {
+      if (key < k0 || (key == k0 && i < i0)) {
+        v1 = v0;
+        k1 = k0;
+        i1 = i0;
+        v0 = v;
+        k0 = key;
+        i0 = i;
+      } else {
+        v1 = v;
+        k1 = key;
+        i1 = i;
+      }
+    }
+  }
+
+  GPUPRIMS_HD void insert(float v, std::int64_t i) { insert_keyed(v, order_key(v), i); }
+};
+
+// Merge of two partial results over disjoint sets of positions: exact, associative and commutative,
+// so the grid-level result never depends on the order blocks finish in.
+struct Top2Merge {
+  GPUPRIMS_HD static bool less(std::uint32_t ka, std::int64_t ia, std::uint32_t kb, std::int64_t ib) {
+    return ka < kb || (ka == kb && ia < ib);
+  }
+  GPUPRIMS_HD Top2Partial operator()(const Top2Partial& a, const Top2Partial& b) const {
+    Top2Partial r;
+    if (less(a.k0, a.i0, b.k0, b.i0)) {
+      r.v0 = a.v0, r.k0 = a.k0, r.i0 = a.i0;
+      const bool a1_first = less(a.k1, a.i1, b.k0, b.i0);
+      r.v1 = a1_first ? a.v1 : b.v0;
+      r.k1 = a1_first ? a.k1 : b.k0;
+      r.i1 = a1_first ? a.i1 : b.i0;
+    } else {
+      r.v0 = b.v0, r.k0 = b.k0, r.i0 = b.i0;
+      const bool a0_first = less(a.k0, a.i0, b.k1, b.i1);
+      r.v1 = a0_first ? a.v0 : b.v1;
+      r.k1 = a0_first ? a.k0 : b.k1;
+      r.i1 = a0_first ? a.i0 : b.i1;
+    }
+    return r;
+  }
+};
+
+// Linear index -> public entry. A missing entry is {+inf, -1, -1}.
+GPUPRIMS_HD MinEntry to_min_entry(float v, std::int64_t index, std::int64_t cols) {
+  if (index == kNoIndex) return MinEntry{float_from_bits(0x7f800000u), -1, -1};
+  return MinEntry{v, index / cols, index % cols};
+}
+
+GPUPRIMS_HD Top2 to_top2(const Top2Partial& p, std::int64_t cols) {
+  return Top2{to_min_entry(p.v0, p.i0, cols), to_min_entry(p.v1, p.i1, cols)};
+}
+
+}  // namespace gpuprims::detail

@@ -1,0 +1,26 @@
+#pragma once
+// Rung 6, shuffle: the block tree runs in registers. Each warp reduces with __shfl_down_sync (no shared
+// memory, no barrier), warp sums meet in shared memory (one word per warp, one barrier), and the first
+// warp shuffles those. Shared-memory traffic drops from one word per thread per step to one per warp.
+// The default variant.
+#include <cstdint>
+
+#include "reduce/src/block/block_reduce.cuh"
+#include "reduce/src/block/sum_op.hpp"
+#include "reduce/src/kernels/thread_load.cuh"
+#include "reduce/src/plan.hpp"
+
+namespace gpuprims::reduce::detail {
+
+template <int kThreads>
+__global__ void __launch_bounds__(kThreads) sum_shuffle(const float* __restrict__ in, std::int64_t n,
+                                                        float* __restrict__ out) {
+  const int tid = static_cast<int>(threadIdx.x);
+  const std::int64_t nthreads = static_cast<std::int64_t>(gridDim.x) * kThreads;
+  const std::int64_t gtid = static_cast<std::int64_t>(blockIdx.x) * kThreads + tid;
+  const float v = thread_sum<ReduceTuning::kUnroll>(in, n, gtid, nthreads);
+  const float s = ::gpuprims::detail::block_reduce<kThreads>(v, ::gpuprims::detail::SumOp{}, tid);
+  if (tid == 0) out[blockIdx.x] = s;
+}
+
+}  // namespace gpuprims::reduce::detail

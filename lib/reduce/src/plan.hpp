@@ -1,0 +1,162 @@
+#pragma once
+// Launch arithmetic of reduce::sum, in one place and apart from the kernels: the tuning constants, the
+// pass-1 grid for n items, the number of passes, the longest chain of sequential additions one thread
+// performs (for the error bound of design.md), the workspace, and the split of an input into a scalar
+// head, a 16-byte-aligned float4 body and a scalar tail. Plain C++17 (g++ compiles it for the CPU
+// tests); GPUPRIMS_HD where the kernels use it too.
+#include <cstddef>
+#include <cstdint>
+
+#include <gpuprims/reduce.hpp>
+
+#include "common/src/host_device.hpp"
+#include "common/src/math.hpp"
+
+namespace gpuprims::reduce::detail {
+
+// Every tuning constant of the sum ladder.
+struct ReduceTuning {
+  // Threads per block, every rung and both passes (a power of two, >= 64 for the unrolled last warp).
+  static constexpr int kThreads = 256;
+  // log2(kThreads): depth of every block-level tree.
+  static constexpr int kLog2Threads = 8;
+  // Cap on pass-1 blocks, so the partials (and the workspace) stay O(1) in n and one block of pass 2
+  // reduces them. The real grid is min(needed, sm_count * resident blocks per SM, kMaxPartials).
+  static constexpr std::int64_t kMaxPartials = 2048;
+  // Rungs 4-6: floats per vector load (16 bytes) and vector loads in flight per thread per iteration,
+  // each into its own accumulator.
+  static constexpr int kVecWidth = 4;
+  static constexpr int kUnroll = 4;
+  // Rungs 4-6 size pass 1 so that every thread has at least one full unrolled iteration of loads.
+  static constexpr std::int64_t kItemsPerThreadIteration = kVecWidth * kUnroll;
+};
+static_assert((ReduceTuning::kThreads & (ReduceTuning::kThreads - 1)) == 0, "power-of-two block");
+static_assert((1 << ReduceTuning::kLog2Threads) == ReduceTuning::kThreads, "log2 matches");
+static_assert(ReduceTuning::kThreads >= 64, "the unrolled last warp needs two warps of data");
+static_assert(ReduceTuning::kMaxPartials >= 1, "at least one partial");
+
+// How a rung takes its items from global memory.
+enum class LoadShape {
+  tile_per_thread,  // rungs 1-3: one item per thread per tile of kThreads items; a block loops over tiles
+  grid_stride_vec,  // rungs 4-6: float4 loads, kUnroll in flight, grid-stride; scalar head and tail
+};
+
+// ceil(a / b) for a >= 0, b > 0 without the overflow of (a + b - 1) / b near INT64_MAX.
+GPUPRIMS_HD constexpr std::int64_t ceil_div_i64(std::int64_t a, std::int64_t b) { return a / b + (a % b != 0 ? 1 : 0); }
+
+GPUPRIMS_HD constexpr bool valid_algorithm(Algorithm algo) {
+  return static_cast<int>(algo) >= static_cast<int>(Algorithm::baseline) &&
+         static_cast<int>(algo) <= static_cast<int>(Algorithm::shuffle);
+}
+
+GPUPRIMS_HD constexpr LoadShape load_shape(Algorithm algo) {
+  return static_cast<int>(algo) < static_cast<int>(Algorithm::add_during_load) ? LoadShape::tile_per_thread
+                                                                              : LoadShape::grid_stride_vec;
+}
+
+// Items one block of pass 1 should get at least: a tile (rungs 1-3) or one unrolled iteration of every
+// thread (rungs 4-6).
+GPUPRIMS_HD constexpr std::int64_t items_per_block_min(Algorithm algo) {
+  return load_shape(algo) == LoadShape::tile_per_thread
+             ? std::int64_t{ReduceTuning::kThreads}
+             : std::int64_t{ReduceTuning::kThreads} * ReduceTuning::kItemsPerThreadIteration;
+}
+
+// Blocks pass 1 would use with an unlimited GPU: ceil(n / items_per_block_min), capped at kMaxPartials.
+// An upper bound of the real grid on every device; 0 for n <= 0.
+GPUPRIMS_HD constexpr std::int64_t max_pass1_blocks(std::int64_t n, Algorithm algo) {
+  if (n <= 0) return 0;
+  return ::gpuprims::detail::min_of(ceil_div_i64(n, items_per_block_min(algo)), ReduceTuning::kMaxPartials);
+}
+
+// The partials start at the first 16-byte boundary of the workspace (which the API only requires to
+// be 4-byte aligned), so pass 2 reads them the same way wherever the workspace is: the result does not
+// depend on the workspace's address.
+inline constexpr std::uintptr_t kPartialsAlign = 16;
+GPUPRIMS_HD constexpr std::uintptr_t align_partials(std::uintptr_t workspace_addr) {
+  return (workspace_addr + (kPartialsAlign - 1)) & ~(kPartialsAlign - 1);
+}
+// Bytes for `blocks` partials placed that way in a 4-byte-aligned workspace.
+GPUPRIMS_HD constexpr std::size_t partials_bytes(std::int64_t blocks) {
+  return static_cast<std::size_t>(blocks) * sizeof(float) + (kPartialsAlign - sizeof(float));
+}
+
+// Workspace for n items: room for one float per pass-1 block when there are two passes, none for one
+// pass. Depends on n and the rung only (no device query): the compile-time cap bounds the real grid.
+GPUPRIMS_HD constexpr std::size_t workspace_bytes_for(std::int64_t n, Algorithm algo) {
+  if (!valid_algorithm(algo)) return 0;
+  const std::int64_t blocks = max_pass1_blocks(n, algo);
+  return blocks > 1 ? partials_bytes(blocks) : 0;
+}
+
+// The longest chain of sequential additions (items accumulated one after another) that one thread of
+// one block performs when `blocks` blocks of kThreads threads reduce n items with the given shape.
+// Rungs 1-3: thread 0 adds the result of every tile its block owns, in order. Rungs 4-6: every item a
+// thread loads, counted as if added one by one (its accumulators make the real chain shorter), plus one
+// head and one tail scalar.
+GPUPRIMS_HD constexpr std::int64_t chain_items(std::int64_t n, std::int64_t blocks, LoadShape shape) {
+  if (n <= 0 || blocks <= 0) return 0;
+  constexpr std::int64_t T = ReduceTuning::kThreads;
+  if (shape == LoadShape::tile_per_thread) return ceil_div_i64(ceil_div_i64(n, T), blocks);
+  constexpr std::int64_t V = ReduceTuning::kVecWidth;
+  return V * ceil_div_i64(ceil_div_i64(n, V), blocks * T) + 2;
+}
+
+struct ReducePlan {
+  int threads = ReduceTuning::kThreads;
+  std::int64_t blocks = 0;               // pass-1 grid (0 when n == 0)
+  int passes = 0;                        // 0 (n == 0: a memset), 1 (pass 1 writes d_out) or 2
+  std::int64_t items_per_thread = 0;     // pass 1: longest sequential chain of one thread
+  std::int64_t pass2_items_per_thread = 0;  // pass 2 (one block over the partials), 0 with one pass
+  std::size_t workspace_bytes = 0;       // what this grid uses (<= workspace_bytes_for(n, algo))
+
+  // "items per thread" of the design.md bound: the chains of both passes, one after the other.
+  GPUPRIMS_HD constexpr std::int64_t bound_items() const { return items_per_thread + pass2_items_per_thread; }
+};
+
+// The plan for n >= 0 items of a valid rung on a GPU that holds `resident_blocks` blocks of this rung at
+// once (sm_count * blocks per SM, at least 1).
+GPUPRIMS_HD constexpr ReducePlan make_plan(std::int64_t n, Algorithm algo, std::int64_t resident_blocks) {
+  ReducePlan p;
+  if (n <= 0) return p;
+  const std::int64_t resident = resident_blocks < 1 ? 1 : resident_blocks;
+  p.blocks = ::gpuprims::detail::min_of(max_pass1_blocks(n, algo), resident);
+  if (p.blocks < 1) p.blocks = 1;
+  p.passes = p.blocks > 1 ? 2 : 1;
+  const LoadShape shape = load_shape(algo);
+  p.items_per_thread = chain_items(n, p.blocks, shape);
+  p.pass2_items_per_thread = p.passes == 2 ? chain_items(p.blocks, 1, shape) : 0;
+  p.workspace_bytes = p.passes == 2 ? partials_bytes(p.blocks) : 0;
+  return p;
+}
+
+// An upper bound of plan.bound_items() over every GPU with at least sm_count resident blocks (one per
+// SM): pass 1 with the fewest blocks, pass 2 with the most. For tests, which do not know the occupancy
+// the library measured.
+GPUPRIMS_HD constexpr std::int64_t bound_items_upper(std::int64_t n, Algorithm algo, std::int64_t sm_count) {
+  if (n <= 0) return 0;
+  const LoadShape shape = load_shape(algo);
+  const std::int64_t most = max_pass1_blocks(n, algo);
+  std::int64_t fewest = ::gpuprims::detail::min_of(most, sm_count < 1 ? std::int64_t{1} : sm_count);
+  if (fewest < 1) fewest = 1;
+  return chain_items(n, fewest, shape) + (most > 1 ? chain_items(most, 1, shape) : 0);
+}
+
+// Split of n floats starting at byte address `addr` (4-byte aligned) into a scalar head up to the first
+// 16-byte boundary, a body of float4s, and a scalar tail of fewer than 4 floats.
+struct VecSplit {
+  std::int64_t head;        // scalars [0, head), head <= 3
+  std::int64_t vec_count;   // float4s covering [head, head + 4 * vec_count)
+  std::int64_t tail_begin;  // head + 4 * vec_count
+  std::int64_t tail;        // scalars [tail_begin, n), tail <= 3
+};
+
+GPUPRIMS_HD constexpr VecSplit vec_split(std::uintptr_t addr, std::int64_t n) {
+  const std::int64_t to_boundary = static_cast<std::int64_t>(((16u - (addr & 15u)) & 15u) / 4u);
+  const std::int64_t head = to_boundary < n ? to_boundary : (n > 0 ? n : 0);
+  const std::int64_t vec_count = n > head ? (n - head) / 4 : 0;
+  const std::int64_t tail_begin = head + 4 * vec_count;
+  return VecSplit{head, vec_count, tail_begin, (n > tail_begin ? n - tail_begin : 0)};
+}
+
+}  // namespace gpuprims::reduce::detail

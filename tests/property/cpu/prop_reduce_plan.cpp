@@ -1,0 +1,313 @@
+// RapidCheck over the host-testable part of reduce::sum: the launch arithmetic of plan.hpp, the
+// head/body/tail split, and a host model of the kernels' exact order of float additions (the thread
+// loop of kernels/thread_load.cuh, each rung's block tree, both passes). The model checks that every
+// item is added exactly once, that no thread adds more items than the plan says, and that the order
+// stays within the design.md bound computed from the plan.
+#include <gtest/gtest.h>
+
+#include <rapidcheck.h>
+
+#include <gpuprims/reduce.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "reduce/src/plan.hpp"
+#include "support/reference.hpp"
+
+namespace {
+
+using gpuprims::reduce::Algorithm;
+using gpuprims::reduce::kAllAlgorithms;
+namespace rd = gpuprims::reduce::detail;
+using Tuning = rd::ReduceTuning;
+constexpr std::int64_t T = Tuning::kThreads;
+constexpr int U = Tuning::kUnroll;
+
+// The items global thread gtid of nthreads adds in thread_sum(), in its order: body float4 k into
+// accumulator u is visit(u, head + 4k); head and tail scalars are visit(-1, index) and visit(-2, index).
+template <class Visit>
+void visit_thread_items(const rd::VecSplit& s, std::int64_t gtid, std::int64_t nthreads, Visit&& visit) {
+  std::int64_t i = gtid;
+  const std::int64_t last_full = s.vec_count - (U - 1) * nthreads;
+  for (; i < last_full; i += U * nthreads)
+    for (int u = 0; u < U; ++u) visit(u, s.head + 4 * (i + u * nthreads));
+  for (int u = 0; u < U - 1; ++u) {
+    if (i < s.vec_count) visit(u, s.head + 4 * i);
+    i += nthreads;
+  }
+  if (gtid < s.head) visit(-1, gtid);
+  if (gtid < s.tail) visit(-2, s.tail_begin + gtid);
+}
+
+float model_thread_sum(const float* x, const rd::VecSplit& s, std::int64_t gtid, std::int64_t nthreads) {
+  float acc[U][4] = {};
+  float head = 0.0f, tail = 0.0f;
+  bool has_head = false, has_tail = false;
+  visit_thread_items(s, gtid, nthreads, [&](int u, std::int64_t idx) {
+    if (u >= 0) {
+      for (int c = 0; c < 4; ++c) acc[u][c] += x[idx + c];
+    } else if (u == -1) {
+      head = x[idx];
+      has_head = true;
+    } else {
+      tail = x[idx];
+      has_tail = true;
+    }
+  });
+  for (int width = U / 2; width > 0; width /= 2)
+    for (int u = 0; u < width; ++u)
+      for (int c = 0; c < 4; ++c) acc[u][c] += acc[u + width][c];
+  float r = (acc[0][0] + acc[0][1]) + (acc[0][2] + acc[0][3]);
+  if (has_head) r += head;
+  if (has_tail) r += tail;
+  return r;
+}
+
+// The block trees: rungs 1-2 pair neighbours, rungs 3-5 halve the stride from T/2 (rung 5's unrolled
+// warp adds the same pairs), rung 6 shuffles within warps, then over the warp sums.
+float model_tree(std::vector<float> v, Algorithm a) {
+  switch (a) {
+    case Algorithm::baseline:
+    case Algorithm::no_divergence:
+      for (std::int64_t s = 1; s < T; s *= 2)
+        for (std::int64_t t = 0; t < T; t += 2 * s) v[t] += v[t + s];
+      return v[0];
+    case Algorithm::shuffle: {
+      std::vector<float> warps;
+      for (std::int64_t w = 0; w < T; w += 32) {
+        for (int off = 16; off > 0; off /= 2)
+          for (int lane = 0; lane + off < 32; ++lane) v[w + lane] += v[w + lane + off];
+        warps.push_back(v[w]);
+      }
+      for (std::size_t off = warps.size() / 2; off > 0; off /= 2)
+        for (std::size_t lane = 0; lane + off < warps.size(); ++lane) warps[lane] += warps[lane + off];
+      return warps[0];
+    }
+    default:
+      for (std::int64_t s = T / 2; s > 0; s /= 2)
+        for (std::int64_t t = 0; t < s; ++t) v[t] += v[t + s];
+      return v[0];
+  }
+}
+
+// One launch of `blocks` blocks over x[0, n) (x sits `addr` bytes into memory): the per-block results.
+std::vector<float> model_pass(const float* x, std::uintptr_t addr, std::int64_t n, std::int64_t blocks, Algorithm a) {
+  std::vector<float> out(static_cast<std::size_t>(blocks));
+  std::vector<float> v(static_cast<std::size_t>(T));
+  if (rd::load_shape(a) == rd::LoadShape::tile_per_thread) {
+    const std::int64_t tiles = (n + T - 1) / T;
+    for (std::int64_t b = 0; b < blocks; ++b) {
+      float acc = 0.0f;
+      for (std::int64_t tile = b; tile < tiles; tile += blocks) {
+        for (std::int64_t t = 0; t < T; ++t) v[t] = tile * T + t < n ? x[tile * T + t] : 0.0f;
+        acc += model_tree(v, a);
+      }
+      out[b] = acc;
+    }
+    return out;
+  }
+  const rd::VecSplit s = rd::vec_split(addr, n);
+  for (std::int64_t b = 0; b < blocks; ++b) {
+    for (std::int64_t t = 0; t < T; ++t) v[t] = model_thread_sum(x, s, b * T + t, blocks * T);
+    out[b] = model_tree(v, a);
+  }
+  return out;
+}
+
+// sum() as the kernels compute it, for a GPU holding `resident` blocks at once; the workspace is
+// `ws_addr` bytes into memory (the partials start at its first 16-byte boundary).
+float model_sum(const std::vector<float>& x, std::uintptr_t addr, Algorithm a, std::int64_t resident,
+                std::uintptr_t ws_addr) {
+  const auto n = static_cast<std::int64_t>(x.size());
+  const rd::ReducePlan p = rd::make_plan(n, a, resident);
+  if (p.passes == 0) return 0.0f;
+  if (p.passes == 1) return model_pass(x.data(), addr, n, 1, a)[0];
+  const std::vector<float> partials = model_pass(x.data(), addr, n, p.blocks, a);
+  return model_pass(partials.data(), rd::align_partials(ws_addr), p.blocks, 1, a)[0];
+}
+
+// ---- generators ----------------------------------------------------------------------------------
+
+rc::Gen<std::int64_t> gen_small_n() {
+  return rc::gen::oneOf(rc::gen::inRange<std::int64_t>(0, 70), rc::gen::inRange<std::int64_t>(0, 5000),
+                        rc::gen::inRange<std::int64_t>(0, 70000),
+                        rc::gen::elementOf(std::vector<std::int64_t>{255, 256, 257, 4095, 4096, 4097, 8193, 65536}));
+}
+
+// Resident blocks of a small simulated GPU (uniform, not scaled by RapidCheck's size).
+rc::Gen<std::int64_t> gen_resident() {
+  return rc::gen::oneOf(rc::gen::elementOf(std::vector<std::int64_t>{1, 2, 3, 5, 16, 33, 47}),
+                        rc::gen::inRange<std::int64_t>(1, 48));
+}
+
+rc::Gen<Algorithm> gen_algo() { return rc::gen::elementOf(std::vector<Algorithm>(std::begin(kAllAlgorithms), std::end(kAllAlgorithms))); }
+
+std::uintptr_t aligned_addr(int offset_floats) { return 0x10000 + 4 * static_cast<std::uintptr_t>(offset_floats); }
+
+std::vector<float> values(std::int64_t n, std::uint64_t seed, int dist) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<float> pm1(-1.0f, 1.0f);
+  std::uniform_int_distribution<int> e(-60, 60);
+  std::vector<float> x(static_cast<std::size_t>(n));
+  for (auto& v : x) {
+    switch (dist) {
+      case 0: v = pm1(rng); break;                              // mixed signs
+      case 1: v = std::fabs(pm1(rng)); break;                   // non-negative
+      case 2: v = std::ldexp(pm1(rng), e(rng)); break;          // magnitudes over 2^±60
+      default: v = pm1(rng) * 1e30f + (pm1(rng) > 0 ? 1.0f : -1.0f); break;  // large cancelling terms
+    }
+  }
+  return x;
+}
+
+// ---- properties ------------------------------------------------------------------------------------
+
+TEST(ReducePlanProp, PlanInvariants) {
+  EXPECT_TRUE(rc::check("plan: grid capped, passes, workspace within workspace_bytes, items cover n", [] {
+    const auto n = *rc::gen::oneOf(rc::gen::inRange<std::int64_t>(0, 1 << 20),
+                                   rc::gen::inRange<std::int64_t>(0, std::int64_t{1} << 40));
+    const Algorithm a = *gen_algo();
+    const auto resident = *rc::gen::inRange<std::int64_t>(1, 40000);
+    const rd::ReducePlan p = rd::make_plan(n, a, resident);
+    if (n == 0) {
+      RC_ASSERT(p.passes == 0);
+      return;
+    }
+    RC_ASSERT(p.blocks >= 1);
+    RC_ASSERT(p.blocks <= Tuning::kMaxPartials);
+    RC_ASSERT(p.blocks <= resident);
+    RC_ASSERT(p.blocks <= rd::max_pass1_blocks(n, a));
+    RC_ASSERT(p.passes == (p.blocks > 1 ? 2 : 1));
+    RC_ASSERT(p.workspace_bytes <= gpuprims::reduce::workspace_bytes(n, a));
+    RC_ASSERT(p.workspace_bytes == (p.passes == 2 ? static_cast<std::size_t>(p.blocks) * 4 + 12 : 0u));
+    RC_ASSERT(p.blocks * T * p.items_per_thread >= n);  // every item has an owner
+    if (p.passes == 2) RC_ASSERT(T * p.pass2_items_per_thread >= p.blocks);
+    // Not more items per thread than needed: one more block-wide round would already cover n.
+    if (rd::load_shape(a) == rd::LoadShape::tile_per_thread)
+      RC_ASSERT((p.items_per_thread - 1) * p.blocks * T < n);
+    else
+      RC_ASSERT((p.items_per_thread - 2 - 4) * p.blocks * T < n);
+    RC_ASSERT(p.bound_items() <= rd::bound_items_upper(n, a, 1 + resident / 32));
+  }));
+}
+
+TEST(ReducePlanProp, WorkspaceIsMonotoneInN) {
+  EXPECT_TRUE(rc::check("workspace_bytes(n1) <= workspace_bytes(n2) for n1 <= n2", [] {
+    const auto n1 = *rc::gen::inRange<std::int64_t>(0, std::int64_t{1} << 33);
+    const auto d = *rc::gen::inRange<std::int64_t>(0, std::int64_t{1} << 24);
+    const Algorithm a = *gen_algo();
+    RC_ASSERT(gpuprims::reduce::workspace_bytes(n1, a) <= gpuprims::reduce::workspace_bytes(n1 + d, a));
+    RC_ASSERT(gpuprims::reduce::workspace_bytes(n1 + d, a) <= Tuning::kMaxPartials * sizeof(float) + 12);
+  }));
+}
+
+TEST(ReducePlanProp, VecSplitPartitionsTheRange) {
+  EXPECT_TRUE(rc::check("head + 4 * vec_count + tail == n; the body starts 16-byte aligned", [] {
+    const auto n = *rc::gen::inRange<std::int64_t>(0, std::int64_t{1} << 40);
+    const auto off = *rc::gen::inRange<int>(0, 64);
+    const std::uintptr_t addr = aligned_addr(off);
+    const rd::VecSplit s = rd::vec_split(addr, n);
+    RC_ASSERT(s.head >= 0 && s.head <= 3);
+    RC_ASSERT(s.tail >= 0 && s.tail <= 3);
+    RC_ASSERT(s.vec_count >= 0);
+    RC_ASSERT(s.tail_begin == s.head + 4 * s.vec_count);
+    RC_ASSERT(s.head + 4 * s.vec_count + s.tail == n);
+    if (s.vec_count > 0) RC_ASSERT((addr + 4 * static_cast<std::uintptr_t>(s.head)) % 16 == 0);
+  }));
+}
+
+TEST(ReducePlanProp, EveryItemIsAddedOnceAndChainsFitThePlan) {
+  EXPECT_TRUE(rc::check("the thread loops add each item once, at most items_per_thread per thread", [] {
+    const auto n = *gen_small_n();
+    const Algorithm a = *gen_algo();
+    const auto resident = *gen_resident();
+    const auto off = *rc::gen::element(0, 1, 2, 3);
+    const rd::ReducePlan p = rd::make_plan(n, a, resident);
+    if (n == 0) return;
+    std::vector<int> seen(static_cast<std::size_t>(n), 0);
+    if (rd::load_shape(a) == rd::LoadShape::tile_per_thread) {
+      const std::int64_t tiles = (n + T - 1) / T;
+      for (std::int64_t b = 0; b < p.blocks; ++b) {
+        std::int64_t chain = 0;
+        for (std::int64_t tile = b; tile < tiles; tile += p.blocks, ++chain)
+          for (std::int64_t t = 0; t < T && tile * T + t < n; ++t) ++seen[tile * T + t];
+        RC_ASSERT(chain <= p.items_per_thread);
+        RC_ASSERT(chain >= 1);  // no block without work
+      }
+    } else {
+      const rd::VecSplit s = rd::vec_split(aligned_addr(off), n);
+      const std::int64_t threads = p.blocks * T;
+      for (std::int64_t g = 0; g < threads; ++g) {
+        std::int64_t items = 0;
+        visit_thread_items(s, g, threads, [&](int u, std::int64_t idx) {
+          const int width = u >= 0 ? 4 : 1;
+          for (int c = 0; c < width; ++c) {
+            RC_ASSERT(idx + c < n);
+            ++seen[idx + c];
+          }
+          items += width;
+        });
+        RC_ASSERT(items <= p.items_per_thread);
+      }
+    }
+    for (std::int64_t i = 0; i < n; ++i) RC_ASSERT(seen[i] == 1);
+  }));
+}
+
+TEST(ReducePlanProp, ModelIsExactOnSmallIntegers) {
+  EXPECT_TRUE(rc::check("integer data with sum|x| <= 2^24 sums exactly in every rung's order", [] {
+    const auto n = *gen_small_n();
+    const Algorithm a = *gen_algo();
+    const auto resident = *gen_resident();
+    const auto off = *rc::gen::element(0, 1, 2, 3);
+    const auto ws_off = *rc::gen::element(0, 1, 2, 3);
+    std::mt19937_64 rng(*rc::gen::arbitrary<std::uint64_t>());
+    std::uniform_int_distribution<int> d(-3, 3);
+    std::vector<float> x(static_cast<std::size_t>(n));
+    double exact = 0.0;
+    for (auto& v : x) {
+      v = static_cast<float>(d(rng));
+      exact += v;
+    }
+    RC_ASSERT(static_cast<double>(model_sum(x, aligned_addr(off), a, resident, aligned_addr(ws_off))) == exact);
+  }));
+}
+
+TEST(ReducePlanProp, ModelDoesNotDependOnTheWorkspaceAddress) {
+  EXPECT_TRUE(rc::check("the same bits for every workspace offset", [] {
+    const auto n = *gen_small_n();
+    const Algorithm a = *gen_algo();
+    const auto resident = *gen_resident();
+    const auto off = *rc::gen::element(0, 1, 2, 3);
+    const std::vector<float> x = values(n, *rc::gen::arbitrary<std::uint64_t>(), 2);
+    const float s0 = model_sum(x, aligned_addr(off), a, resident, aligned_addr(0));
+    for (int ws_off = 1; ws_off < 4; ++ws_off) {
+      const float s = model_sum(x, aligned_addr(off), a, resident, aligned_addr(ws_off));
+      RC_ASSERT(std::memcmp(&s, &s0, sizeof s) == 0);
+    }
+  }));
+}
+
+TEST(ReducePlanProp, ModelStaysWithinTheDesignBound) {
+  EXPECT_TRUE(rc::check("|model - ref| <= 2 (items + log2 threads + passes + 2) 2^-24 sum|x|", [] {
+    const auto n = *gen_small_n();
+    const Algorithm a = *gen_algo();
+    const auto resident = *gen_resident();
+    const auto off = *rc::gen::element(0, 1, 2, 3);
+    const auto dist = *rc::gen::element(0, 1, 2, 3);
+    const std::vector<float> x = values(n, *rc::gen::arbitrary<std::uint64_t>(), dist);
+    const float s = model_sum(x, aligned_addr(off), a, resident, aligned_addr(0));
+    const gpuprims::test::SumReference ref = gpuprims::test::reference_sum(x.data(), n);
+    const rd::ReducePlan p = rd::make_plan(n, a, resident);
+    const double bound = gpuprims::test::sum_error_bound(ref.abs_sum, static_cast<double>(p.bound_items()),
+                                                         Tuning::kLog2Threads, p.passes);
+    const double err = std::fabs(static_cast<double>(s) - ref.sum);
+    RC_ASSERT(err <= bound);
+  }));
+}
+
+}  // namespace

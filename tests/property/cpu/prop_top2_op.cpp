@@ -1,0 +1,76 @@
+// RapidCheck over the top-2 combine's algebra on the CPU: the merge of partial results over disjoint
+// positions is commutative and associative, and any split of a sequence merged in any order gives the
+// first two of a stable sort by (value, NaN last, index).
+#include <gtest/gtest.h>
+#include <rapidcheck.h>
+#include <rapidcheck/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "reduce/src/block/top2_op.hpp"
+
+namespace {
+
+namespace d = gpuprims::detail;
+
+// Values with many ties, both zeros, infinities and NaN.
+rc::Gen<float> interesting_float() {
+  return rc::gen::oneOf(rc::gen::map(rc::gen::inRange(-3, 4), [](int v) { return static_cast<float>(v); }),
+                        rc::gen::element(0.0f, -0.0f, INFINITY, -INFINITY, NAN), rc::gen::arbitrary<float>());
+}
+
+d::Top2Partial partial_of(const std::vector<float>& v, std::int64_t first_index) {
+  d::Top2Partial p = d::Top2Partial::empty();
+  for (std::size_t i = 0; i < v.size(); ++i) p.insert(v[i], first_index + static_cast<std::int64_t>(i));
+  return p;
+}
+
+bool same(const d::Top2Partial& a, const d::Top2Partial& b) {
+  auto eq = [](float x, float y) { return (std::isnan(x) && std::isnan(y)) || x == y; };
+  return a.i0 == b.i0 && a.i1 == b.i1 && eq(a.v0, b.v0) && eq(a.v1, b.v1);
+}
+
+RC_GTEST_PROP(Top2OpProperty, MergeIsCommutative, ()) {
+  const auto x = *rc::gen::container<std::vector<float>>(interesting_float());
+  const auto y = *rc::gen::container<std::vector<float>>(interesting_float());
+  const auto a = partial_of(x, 0), b = partial_of(y, static_cast<std::int64_t>(x.size()));
+  RC_ASSERT(same(d::Top2Merge{}(a, b), d::Top2Merge{}(b, a)));
+}
+
+RC_GTEST_PROP(Top2OpProperty, MergeIsAssociative, ()) {
+  const auto x = *rc::gen::container<std::vector<float>>(interesting_float());
+  const auto y = *rc::gen::container<std::vector<float>>(interesting_float());
+  const auto z = *rc::gen::container<std::vector<float>>(interesting_float());
+  const auto a = partial_of(x, 0);
+  const auto b = partial_of(y, static_cast<std::int64_t>(x.size()));
+  const auto c = partial_of(z, static_cast<std::int64_t>(x.size() + y.size()));
+  const d::Top2Merge merge;
+  RC_ASSERT(same(merge(merge(a, b), c), merge(a, merge(b, c))));
+}
+
+RC_GTEST_PROP(Top2OpProperty, AnySplitAgreesWithASort, ()) {
+  const auto v = *rc::gen::container<std::vector<float>>(interesting_float());
+  const auto pieces = *rc::gen::inRange<std::size_t>(1, 6);
+  // Split into contiguous pieces, reduce each, merge in reverse order.
+  d::Top2Partial acc = d::Top2Partial::empty();
+  const std::size_t step = v.size() / pieces + 1;
+  for (std::size_t start = 0; start < v.size(); start += step) {
+    const std::size_t end = std::min(v.size(), start + step);
+    const std::vector<float> part(v.begin() + static_cast<std::ptrdiff_t>(start),
+                                  v.begin() + static_cast<std::ptrdiff_t>(end));
+    acc = d::Top2Merge{}(partial_of(part, static_cast<std::int64_t>(start)), acc);
+  }
+  std::vector<std::int64_t> idx(v.size());
+  for (std::size_t i = 0; i < v.size(); ++i) idx[i] = static_cast<std::int64_t>(i);
+  std::stable_sort(idx.begin(), idx.end(), [&](std::int64_t a, std::int64_t b) {
+    const float x = v[static_cast<std::size_t>(a)], y = v[static_cast<std::size_t>(b)];
+    if (std::isnan(x) || std::isnan(y)) return !std::isnan(x) && std::isnan(y);
+    return x < y;
+  });
+  RC_ASSERT(acc.i0 == (v.size() > 0 ? idx[0] : d::kNoIndex));
+  RC_ASSERT(acc.i1 == (v.size() > 1 ? idx[1] : d::kNoIndex));
+}
+
+}  // namespace

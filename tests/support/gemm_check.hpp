@@ -1,0 +1,49 @@
+#pragma once
+// Running one SGEMM on the device the way every GEMM test wants it (guarded, offset, padded, C
+// poisoned or filled) and checking its output against the double reference with design.md's bound.
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <gpuprims/gemm.hpp>
+
+#include "support/random.hpp"
+#include "support/reference.hpp"
+
+namespace gpuprims::test {
+
+struct GemmLayout {
+  std::int64_t m, n, k;
+  std::int64_t lda, ldb, ldc;  // >= the row length
+  int off_a = 0, off_b = 0, off_c = 0;  // floats past a 256-byte boundary
+  std::string describe() const;
+};
+
+// Tight leading dimensions plus the given padding.
+GemmLayout make_layout(std::int64_t m, std::int64_t n, std::int64_t k, int pad_a = 0, int pad_b = 0, int pad_c = 0,
+                       int off_a = 0, int off_b = 0, int off_c = 0);
+
+struct GemmInputs {
+  std::vector<float> A, B, C;  // row-major with the layout's leading dimensions (padding included)
+};
+GemmInputs make_inputs(const GemmLayout& l, std::mt19937_64& rng, Dist dist = Dist::uniform_pm1);
+
+struct GemmRun {
+  Status status = Status::cuda_error;
+  std::vector<float> C;      // the whole m x ldc buffer after the call
+  std::string guard_damage;  // empty when untouched
+  std::string cuda_error;    // empty when the launch and the sync succeeded
+};
+// Uploads A, B and C (C replaced by NaN everywhere when poison_c: beta == 0 must not read it), runs
+// sgemm, synchronizes and downloads C.
+GemmRun run_sgemm(const GemmLayout& l, const GemmInputs& in, gemm::Algorithm algo, float alpha, float beta,
+                  bool poison_c);
+
+// Empty when every element of the m x n window is within the bound of alpha * sum + beta * C_in (NaN
+// fails) and every padding element (columns n..ldc-1) is bitwise what it was; else a description of
+// the first problems.
+std::string check_gemm(const GemmLayout& l, const ProductReference& ref, float alpha, float beta,
+                       const std::vector<float>& c_in, const std::vector<float>& c_out, bool c_was_poisoned);
+
+}  // namespace gpuprims::test

@@ -1,0 +1,206 @@
+// CPU-side SGEMM checks that run in CI without a GPU: names, argument validation (every bad input is a
+// Status, with no CUDA call), launch arithmetic, the swizzled shared-memory layout, the tuned pick.
+#include <gtest/gtest.h>
+
+#include <gpuprims/gemm.hpp>
+
+#include <cstdint>
+#include <set>
+#include <string>
+
+#include "gemm/src/detail/smem_layout.hpp"
+#include "gemm/src/detail/tile_index.hpp"
+#include "gemm/src/tuned_pick.hpp"
+#include "gemm/src/tuning.hpp"
+#include "support/gpu.hpp"
+
+namespace {
+
+using gpuprims::Status;
+using gpuprims::gemm::Algorithm;
+namespace gemm = gpuprims::gemm;
+namespace d = gpuprims::detail;
+
+// Device-looking pointers that are never dereferenced: validation must reject before any access.
+float* fake(std::uintptr_t addr) { return reinterpret_cast<float*>(addr); }
+const std::uintptr_t kAligned = 0x100000;
+
+TEST(GemmNames, EveryRungHasItsName) {
+  std::set<std::string> names;
+  for (Algorithm a : gemm::kAllAlgorithms) names.insert(gemm::name(a));
+  EXPECT_EQ(names.size(), 10u);
+  EXPECT_STREQ(gemm::name(Algorithm::double_buffered), "double_buffered");
+  EXPECT_STREQ(gemm::name(Algorithm::tuned), "tuned");
+  EXPECT_STREQ(gemm::name(static_cast<Algorithm>(42)), "unknown");
+}
+
+struct BadCall {
+  const char* what;
+  std::int64_t m, n, k;
+  float* A;
+  std::int64_t lda;
+  float* B;
+  std::int64_t ldb;
+  float* C;
+  std::int64_t ldc;
+  Algorithm algo;
+  Status expected;
+};
+
+TEST(GemmValidation, BadInputReturnsStatusWithoutTouchingTheDevice) {
+  float* a = fake(kAligned);
+  float* b = fake(kAligned * 2);
+  float* c = fake(kAligned * 3);
+  const Algorithm ok = Algorithm::tuned;
+  const BadCall calls[] = {
+      {"negative m", -1, 4, 4, a, 4, b, 4, c, 4, ok, Status::invalid_argument},
+      {"negative n", 4, -1, 4, a, 4, b, 4, c, 4, ok, Status::invalid_argument},
+      {"negative k", 4, 4, -2, a, 4, b, 4, c, 4, ok, Status::invalid_argument},
+      {"lda < k", 4, 4, 5, a, 4, b, 4, c, 4, ok, Status::invalid_argument},
+      {"ldb < n", 4, 6, 4, a, 4, b, 5, c, 6, ok, Status::invalid_argument},
+      {"ldc < n", 4, 6, 4, a, 4, b, 6, c, 5, ok, Status::invalid_argument},
+      {"lda 0 with k 0", 4, 4, 0, a, 0, b, 4, c, 4, ok, Status::invalid_argument},
+      {"null A", 4, 4, 4, nullptr, 4, b, 4, c, 4, ok, Status::invalid_argument},
+      {"null B", 4, 4, 4, a, 4, nullptr, 4, c, 4, ok, Status::invalid_argument},
+      {"null C", 4, 4, 4, a, 4, b, 4, nullptr, 4, ok, Status::invalid_argument},
+      {"A misaligned", 4, 4, 4, fake(kAligned + 2), 4, b, 4, c, 4, ok, Status::misaligned_pointer},
+      {"B misaligned", 4, 4, 4, a, 4, fake(kAligned + 1), 4, c, 4, ok, Status::misaligned_pointer},
+      {"C misaligned", 4, 4, 4, a, 4, b, 4, fake(kAligned + 3), 4, ok, Status::misaligned_pointer},
+      {"unknown algorithm", 4, 4, 4, a, 4, b, 4, c, 4, static_cast<Algorithm>(10), Status::invalid_argument},
+      {"negative algorithm", 4, 4, 4, a, 4, b, 4, c, 4, static_cast<Algorithm>(-1), Status::invalid_argument},
+      {"extent overflows int64", std::int64_t{1} << 40, 4, 4, a, std::int64_t{1} << 40, b, 4, c, 4, ok,
+       Status::invalid_argument},
+  };
+  for (const BadCall& bc : calls) {
+    EXPECT_STATUS(bc.expected, gemm::sgemm(bc.m, bc.n, bc.k, 1.0f, bc.A, bc.lda, bc.B, bc.ldb, 0.5f, bc.C, bc.ldc,
+                                            bc.algo))
+        << bc.what;
+    gpuprims::Top2* top2 = reinterpret_cast<gpuprims::Top2*>(kAligned * 4);
+    EXPECT_STATUS(bc.expected, gemm::sgemm_top2_argmin(bc.m, bc.n, bc.k, 1.0f, bc.A, bc.lda, bc.B, bc.ldb, 0.5f,
+                                                        bc.C, bc.ldc, top2, bc.algo))
+        << bc.what << " (top2)";
+  }
+}
+
+TEST(GemmValidation, Top2SpecificArguments) {
+  float* a = fake(kAligned);
+  float* b = fake(kAligned * 2);
+  auto* top2 = reinterpret_cast<gpuprims::Top2*>(kAligned * 4);
+  // Null result pointer.
+  EXPECT_STATUS(Status::invalid_argument, gemm::sgemm_top2_argmin(4, 4, 4, 1, a, 4, b, 4, 0, nullptr, 4, nullptr));
+  // C null needs beta == 0.
+  EXPECT_STATUS(Status::invalid_argument, gemm::sgemm_top2_argmin(4, 4, 4, 1, a, 4, b, 4, 1, nullptr, 4, top2));
+  // Misaligned result.
+  EXPECT_STATUS(Status::misaligned_pointer,
+                gemm::sgemm_top2_argmin(4, 4, 4, 1, a, 4, b, 4, 0, nullptr, 4,
+                                        reinterpret_cast<gpuprims::Top2*>(kAligned * 4 + 4)));
+  // Workspace missing or too small (explicit-workspace form).
+  const std::size_t need = gemm::top2_workspace_bytes(64, 64, 8);
+  EXPECT_GT(need, 0u);
+  EXPECT_STATUS(Status::invalid_argument,
+                gemm::sgemm_top2_argmin(64, 64, 8, 1, a, 8, b, 64, 0, nullptr, 64, top2, nullptr, need));
+  EXPECT_STATUS(Status::invalid_argument, gemm::sgemm_top2_argmin(64, 64, 8, 1, a, 8, b, 64, 0, nullptr, 64, top2,
+                                                                   fake(kAligned * 8), need - 1));
+}
+
+TEST(GemmValidation, ValidCallsNeedADeviceOrSucceedWithNoWork) {
+  // Nothing to do: success with no CUDA call at all, device or not.
+  EXPECT_STATUS(Status::success, gemm::sgemm(0, 4, 4, 1, nullptr, 4, nullptr, 4, 0, nullptr, 4));
+  EXPECT_STATUS(Status::success, gemm::sgemm(4, 4, 4, 0.0f, nullptr, 4, nullptr, 4, 1.0f, fake(kAligned), 4));
+  if (!gpuprims::test::gpu_present()) {
+    EXPECT_STATUS(Status::unsupported,
+                  gemm::sgemm(4, 4, 4, 1, fake(kAligned), 4, fake(kAligned * 2), 4, 0, fake(kAligned * 3), 4));
+    EXPECT_STATUS(Status::unsupported, gemm::sgemm_top2_argmin(4, 4, 4, 1, fake(kAligned), 4, fake(kAligned * 2), 4,
+                                                               0, nullptr, 4,
+                                                               reinterpret_cast<gpuprims::Top2*>(kAligned * 4)));
+  }
+}
+
+TEST(GemmLaunchMath, TileCoordIsABijectionForEveryGrouping) {
+  for (std::int64_t tiles_m : {1, 2, 3, 7, 8, 9, 33}) {
+    for (std::int64_t tiles_n : {1, 2, 5, 16, 17}) {
+      for (std::int64_t group : {1, 2, 8}) {
+        std::set<std::pair<std::int64_t, std::int64_t>> seen;
+        for (std::int64_t b = 0; b < tiles_m * tiles_n; ++b) {
+          const d::TileCoord t = d::tile_coord(b, tiles_m, tiles_n, group);
+          ASSERT_GE(t.tm, 0);
+          ASSERT_LT(t.tm, tiles_m);
+          ASSERT_GE(t.tn, 0);
+          ASSERT_LT(t.tn, tiles_n);
+          seen.insert({t.tm, t.tn});
+        }
+        EXPECT_EQ(static_cast<std::int64_t>(seen.size()), tiles_m * tiles_n);
+      }
+    }
+  }
+  EXPECT_EQ(d::tile_count(4095, 4097, 128, 128), 32 * 33);
+  EXPECT_EQ(d::tile_count(1, 1, 128, 256), 1);
+}
+
+// Banks a warp's transposing store hits: lanes hold consecutive A-load slots (row, k-group of 4).
+template <class Layout, int BM, int BK>
+int worst_store_conflict() {
+  int worst = 1;
+  for (int first_lane_slot = 0; first_lane_slot < BM * BK / 4; first_lane_slot += 32) {
+    for (int j = 0; j < 4; ++j) {
+      int per_bank[32] = {};
+      for (int lane = 0; lane < 32; ++lane) {
+        const int slot = first_lane_slot + lane;
+        const int row = slot / (BK / 4), k = (slot % (BK / 4)) * 4 + j;
+        ++per_bank[Layout::offset(k, row) % 32];
+      }
+      for (int c : per_bank) worst = std::max(worst, c);
+    }
+  }
+  return worst;
+}
+
+template <int BM, int BK>
+void expect_swizzle_bijective_and_conflict_free() {
+  using S = d::SwizzledATile<BM, BK>;
+  std::set<int> offsets;
+  for (int k = 0; k < BK; ++k)
+    for (int m = 0; m < BM; ++m) {
+      const int o = S::offset(k, m);
+      ASSERT_GE(o, 0);
+      ASSERT_LT(o, S::kFloats);
+      offsets.insert(o);
+      if (m % 4 == 0) {  // float4 reads along m stay contiguous and aligned
+        ASSERT_EQ(o % 4, 0);
+        for (int e = 1; e < 4; ++e) ASSERT_EQ(S::offset(k, m + e), o + e);
+      }
+    }
+  EXPECT_EQ(static_cast<int>(offsets.size()), BM * BK);
+  EXPECT_EQ((worst_store_conflict<S, BM, BK>()), 1) << "BM " << BM << " BK " << BK;
+}
+
+TEST(GemmSmemLayout, SwizzleIsABijectionAndRemovesStoreConflicts) {
+  expect_swizzle_bijective_and_conflict_free<128, 8>();
+  expect_swizzle_bijective_and_conflict_free<256, 8>();
+  expect_swizzle_bijective_and_conflict_free<128, 16>();
+  expect_swizzle_bijective_and_conflict_free<64, 16>();
+  expect_swizzle_bijective_and_conflict_free<32, 32>();
+  // The plain transposed layout of rung 6 has the 2-way conflicts rung 7 removes.
+  EXPECT_EQ((worst_store_conflict<d::PlainATile<128, 8>, 128, 8>()), 2);
+}
+
+TEST(GemmTunedPick, PicksAValidConfigurationForAnyShape) {
+  for (std::int64_t m : {1, 100, 4096, 100000})
+    for (std::int64_t n : {1, 300, 8192})
+      for (std::int64_t k : {1, 64, 8192}) {
+        const int c = d::tuned_pick(m, n, k);
+        EXPECT_GE(c, 0);
+        EXPECT_LT(c, d::kNumTunedConfigs);
+      }
+  for (const auto& e : d::kTunedTable) EXPECT_EQ(d::tuned_pick(e.m, e.n, e.k), e.config);
+}
+
+TEST(GemmWorkspace, OnePartialPerBlockOfTheLaunchedKernel) {
+  // Enough for the scale-only path too (32 x 32 tiles), whatever alpha turns out to be.
+  const std::size_t w = gemm::top2_workspace_bytes(4096, 4096, 4096, Algorithm::tuned);
+  EXPECT_GE(w, 16 + 128u * 128u * 24u);
+  EXPECT_GE(gemm::top2_workspace_bytes(0, 0, 0), 16u);
+  EXPECT_EQ(gemm::top2_workspace_bytes(-1, 4, 4), 0u);
+}
+
+}  // namespace

@@ -1,0 +1,265 @@
+// reduce::sum on the host side: names, workspace sizes, argument validation (which happens before any
+// CUDA call, so it is testable without a GPU), "no device" as Status::unsupported, and the launch
+// arithmetic of plan.hpp.
+#include <gtest/gtest.h>
+
+#include <gpuprims/reduce.hpp>
+
+#include <cstdint>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "common/src/device_buffer.hpp"
+#include "reduce/src/plan.hpp"
+#include "support/gpu.hpp"
+
+namespace {
+
+using gpuprims::Status;
+using gpuprims::reduce::Algorithm;
+using gpuprims::reduce::kAllAlgorithms;
+namespace rd = gpuprims::reduce::detail;
+using Tuning = rd::ReduceTuning;
+
+// Pointers the validation never dereferences (a valid-looking call is only made through them when no
+// GPU is present, where the call must stop at "no device").
+float* fake_device_ptr(std::uintptr_t addr = 0x7f0000001000u) { return reinterpret_cast<float*>(addr); }
+float* misaligned(float* p) { return reinterpret_cast<float*>(reinterpret_cast<std::uintptr_t>(p) + 2); }
+
+const Algorithm kOutOfRange[] = {static_cast<Algorithm>(-1), static_cast<Algorithm>(6), static_cast<Algorithm>(99)};
+
+TEST(ReduceCpu, NamesFollowTheLadder) {
+  const std::vector<std::string> expected = {"baseline",         "no_divergence",    "no_bank_conflict",
+                                             "add_during_load", "unroll_last_warp", "shuffle"};
+  std::set<std::string> seen;
+  for (std::size_t i = 0; i < std::size(kAllAlgorithms); ++i) {
+    EXPECT_EQ(expected[i], gpuprims::reduce::name(kAllAlgorithms[i]));
+    seen.insert(gpuprims::reduce::name(kAllAlgorithms[i]));
+  }
+  EXPECT_EQ(seen.size(), std::size(kAllAlgorithms));
+  for (Algorithm a : kOutOfRange) EXPECT_STREQ("unknown", gpuprims::reduce::name(a));
+}
+
+TEST(ReduceCpu, WorkspaceIsZeroForOnePass) {
+  for (Algorithm a : kAllAlgorithms) {
+    SCOPED_TRACE(gpuprims::reduce::name(a));
+    EXPECT_EQ(0u, gpuprims::reduce::workspace_bytes(0, a));
+    EXPECT_EQ(0u, gpuprims::reduce::workspace_bytes(-1, a));
+    EXPECT_EQ(0u, gpuprims::reduce::workspace_bytes(1, a));
+    const std::int64_t one_block = rd::items_per_block_min(a);
+    EXPECT_EQ(0u, gpuprims::reduce::workspace_bytes(one_block, a));
+    // Two partials, and room to start them at a 16-byte boundary of a 4-byte-aligned workspace.
+    EXPECT_EQ(2 * sizeof(float) + 12, gpuprims::reduce::workspace_bytes(one_block + 1, a));
+  }
+  // The defaults: the shuffle rung; a block of pass 1 covers kThreads * kUnroll * 4 items at least.
+  EXPECT_EQ(0u, gpuprims::reduce::workspace_bytes(256 * 16));
+  EXPECT_EQ(20u, gpuprims::reduce::workspace_bytes(256 * 16 + 1));
+  EXPECT_EQ(0u, gpuprims::reduce::workspace_bytes(256, Algorithm::baseline));
+  EXPECT_EQ(20u, gpuprims::reduce::workspace_bytes(257, Algorithm::baseline));
+}
+
+TEST(ReduceCpu, WorkspaceIsMonotoneAndBoundedByThePartialsCap) {
+  const std::size_t cap = static_cast<std::size_t>(Tuning::kMaxPartials) * sizeof(float) + 12;
+  for (Algorithm a : kAllAlgorithms) {
+    SCOPED_TRACE(gpuprims::reduce::name(a));
+    std::size_t prev = 0;
+    for (std::int64_t n = 0; n < (std::int64_t{1} << 62); n = n < 64 ? n + 1 : n + n / 7 + 3) {
+      const std::size_t w = gpuprims::reduce::workspace_bytes(n, a);
+      ASSERT_LE(prev, w) << "n = " << n;
+      ASSERT_LE(w, cap) << "n = " << n;
+      prev = w;
+    }
+    EXPECT_EQ(cap, gpuprims::reduce::workspace_bytes((std::int64_t{1} << 31) + 17, a));
+    EXPECT_EQ(cap, gpuprims::reduce::workspace_bytes(INT64_MAX, a));
+  }
+  for (Algorithm a : kOutOfRange) EXPECT_EQ(0u, gpuprims::reduce::workspace_bytes(1 << 20, a));
+}
+
+// Every bad argument, on both overloads. With no GPU these prove validation precedes any CUDA call
+// (a CUDA call would have answered "unsupported").
+TEST(ReduceCpu, BadInputsReturnStatusBeforeAnyCudaCall) {
+  float* in = fake_device_ptr(0x7f0000001000u);
+  float* out = fake_device_ptr(0x7f0000100000u);
+  float* ws = fake_device_ptr(0x7f0000200000u);
+  const std::int64_t n = 1 << 20;
+  for (Algorithm a : kAllAlgorithms) {
+    SCOPED_TRACE(gpuprims::reduce::name(a));
+    const std::size_t wsb = gpuprims::reduce::workspace_bytes(n, a);
+    ASSERT_GT(wsb, 0u);
+    using gpuprims::reduce::sum;
+    // d_in == nullptr with n > 0
+    EXPECT_STATUS(Status::invalid_argument, sum(nullptr, n, out, ws, wsb, a));
+    EXPECT_STATUS(Status::invalid_argument, sum(nullptr, n, out, a));
+    EXPECT_STATUS(Status::invalid_argument, sum(nullptr, 1, out, ws, wsb, a));
+    // d_out == nullptr (also with n == 0)
+    EXPECT_STATUS(Status::invalid_argument, sum(in, n, nullptr, ws, wsb, a));
+    EXPECT_STATUS(Status::invalid_argument, sum(in, n, nullptr, a));
+    EXPECT_STATUS(Status::invalid_argument, sum(in, 0, nullptr, nullptr, 0, a));
+    EXPECT_STATUS(Status::invalid_argument, sum(in, 0, nullptr, a));
+    // n < 0
+    EXPECT_STATUS(Status::invalid_argument, sum(in, -1, out, ws, wsb, a));
+    EXPECT_STATUS(Status::invalid_argument, sum(in, -1, out, a));
+    EXPECT_STATUS(Status::invalid_argument, sum(in, INT64_MIN, out, a));
+    // pointers not 4-byte aligned
+    EXPECT_STATUS(Status::misaligned_pointer, sum(misaligned(in), n, out, ws, wsb, a));
+    EXPECT_STATUS(Status::misaligned_pointer, sum(misaligned(in), n, out, a));
+    EXPECT_STATUS(Status::misaligned_pointer, sum(in, n, misaligned(out), ws, wsb, a));
+    EXPECT_STATUS(Status::misaligned_pointer, sum(in, n, misaligned(out), a));
+    EXPECT_STATUS(Status::misaligned_pointer, sum(in, n, out, misaligned(ws), wsb, a));
+    // workspace too small, or null although needed
+    EXPECT_STATUS(Status::invalid_argument, sum(in, n, out, ws, wsb - 1, a));
+    EXPECT_STATUS(Status::invalid_argument, sum(in, n, out, ws, 0, a));
+    EXPECT_STATUS(Status::invalid_argument, sum(in, n, out, nullptr, wsb, a));
+    EXPECT_STATUS(Status::invalid_argument, sum(in, n, out, nullptr, 0, a));
+  }
+  // An Algorithm outside the enum, whatever else the call says.
+  for (Algorithm a : kOutOfRange) {
+    EXPECT_STATUS(Status::invalid_argument, gpuprims::reduce::sum(in, n, out, ws, 1 << 20, a));
+    EXPECT_STATUS(Status::invalid_argument, gpuprims::reduce::sum(in, n, out, a));
+    EXPECT_STATUS(Status::invalid_argument, gpuprims::reduce::sum(in, 0, out, a));
+  }
+}
+
+// A valid call: "unsupported" without a device, success with one.
+TEST(ReduceCpu, ValidCallIsUnsupportedWithoutDevice) {
+  const std::int64_t sizes[] = {0, 1, 5000, 1 << 20};
+  if (!gpuprims::test::gpu_present()) {
+    float* in = fake_device_ptr(0x7f0000001000u);
+    float* out = fake_device_ptr(0x7f0000100000u);
+    float* ws = fake_device_ptr(0x7f0000200000u);
+    for (Algorithm a : kAllAlgorithms)
+      for (std::int64_t n : sizes) {
+        SCOPED_TRACE(std::string(gpuprims::reduce::name(a)) + " n=" + std::to_string(n));
+        const std::size_t wsb = gpuprims::reduce::workspace_bytes(n, a);
+        EXPECT_STATUS(Status::unsupported, gpuprims::reduce::sum(in, n, out, ws, wsb, a));
+        EXPECT_STATUS(Status::unsupported, gpuprims::reduce::sum(in, n, out, a));
+      }
+    EXPECT_STATUS(Status::unsupported, gpuprims::reduce::sum(nullptr, 0, out, nullptr, 0));
+    return;
+  }
+  // With a device: zeros sum to zero (the GPU tests check real data).
+  gpuprims::detail::DeviceBuffer<float> in(1 << 20), out(1), ws(Tuning::kMaxPartials + 4);
+  ASSERT_TRUE(in && out && ws);
+  ASSERT_EQ(cudaSuccess, cudaMemset(in.get(), 0, in.bytes()));
+  for (Algorithm a : kAllAlgorithms)
+    for (std::int64_t n : sizes) {
+      SCOPED_TRACE(std::string(gpuprims::reduce::name(a)) + " n=" + std::to_string(n));
+      float result = 1.0f;
+      ASSERT_EQ(cudaSuccess, cudaMemset(out.get(), 0xff, sizeof(float)));
+      EXPECT_STATUS(Status::success, gpuprims::reduce::sum(in.get(), n, out.get(), ws.get(), ws.bytes(), a));
+      ASSERT_EQ(cudaSuccess, cudaMemcpy(&result, out.get(), sizeof result, cudaMemcpyDeviceToHost));
+      EXPECT_EQ(0.0f, result);
+      ASSERT_EQ(cudaSuccess, cudaMemset(out.get(), 0xff, sizeof(float)));
+      EXPECT_STATUS(Status::success, gpuprims::reduce::sum(in.get(), n, out.get(), a));
+      ASSERT_EQ(cudaSuccess, cudaMemcpy(&result, out.get(), sizeof result, cudaMemcpyDeviceToHost));
+      EXPECT_EQ(0.0f, result);
+    }
+}
+
+// ---- plan.hpp -------------------------------------------------------------------------------------
+
+TEST(ReducePlanCpu, EmptyInputHasNoPass) {
+  for (Algorithm a : kAllAlgorithms) {
+    const rd::ReducePlan p = rd::make_plan(0, a, 1000);
+    EXPECT_EQ(0, p.passes);
+    EXPECT_EQ(0, p.blocks);
+    EXPECT_EQ(0u, p.workspace_bytes);
+    EXPECT_EQ(0, p.bound_items());
+  }
+}
+
+TEST(ReducePlanCpu, SmallInputsTakeOneBlockAndOnePass) {
+  for (Algorithm a : kAllAlgorithms)
+    for (std::int64_t n : {std::int64_t{1}, std::int64_t{33}, rd::items_per_block_min(a)}) {
+      const rd::ReducePlan p = rd::make_plan(n, a, 1056);
+      EXPECT_EQ(1, p.blocks);
+      EXPECT_EQ(1, p.passes);
+      EXPECT_EQ(0u, p.workspace_bytes);
+      EXPECT_EQ(0, p.pass2_items_per_thread);
+      EXPECT_EQ(Tuning::kThreads, p.threads);
+    }
+}
+
+TEST(ReducePlanCpu, LargeInputsFillTheGpuOnce) {
+  const std::int64_t n = std::int64_t{1} << 28;
+  for (Algorithm a : kAllAlgorithms) {
+    const rd::ReducePlan p = rd::make_plan(n, a, 132 * 5);
+    EXPECT_EQ(132 * 5, p.blocks);
+    EXPECT_EQ(2, p.passes);
+    EXPECT_EQ(static_cast<std::size_t>(p.blocks) * sizeof(float) + 12, p.workspace_bytes);
+    EXPECT_LE(p.workspace_bytes, gpuprims::reduce::workspace_bytes(n, a));
+  }
+  // Rungs 4-6: 2^28 floats = 2^26 float4 over 660 * 256 threads: 398 float4 = 1592 floats, + head and tail.
+  EXPECT_EQ(4 * 398 + 2, rd::make_plan(n, Algorithm::shuffle, 660).items_per_thread);
+  // Rungs 1-3: 2^20 tiles over 660 blocks: thread 0 adds 1589 tile sums.
+  EXPECT_EQ(1589, rd::make_plan(n, Algorithm::baseline, 660).items_per_thread);
+  // Pass 2: 660 partials in one block: 3 tiles, or 4 * ceil(165 / 256) + 2 = 6 items.
+  EXPECT_EQ(3, rd::make_plan(n, Algorithm::baseline, 660).pass2_items_per_thread);
+  EXPECT_EQ(6, rd::make_plan(n, Algorithm::shuffle, 660).pass2_items_per_thread);
+}
+
+TEST(ReducePlanCpu, GridIsCappedAndOffsetsAre64Bit) {
+  const std::int64_t n = (std::int64_t{1} << 31) + 17;
+  for (Algorithm a : kAllAlgorithms) {
+    const rd::ReducePlan p = rd::make_plan(n, a, 1 << 20);
+    EXPECT_EQ(Tuning::kMaxPartials, p.blocks);
+    EXPECT_EQ(2, p.passes);
+    // Every item is owned: blocks * threads * items >= n.
+    EXPECT_GE(p.blocks * p.threads * p.items_per_thread, n);
+    const rd::ReducePlan q = rd::make_plan(INT64_MAX / 2, a, 1);
+    EXPECT_EQ(1, q.blocks);
+    EXPECT_EQ(1, q.passes);
+    EXPECT_GT(q.items_per_thread, 0);
+  }
+}
+
+TEST(ReducePlanCpu, BoundItemsUpperCoversEveryOccupancy) {
+  for (Algorithm a : kAllAlgorithms)
+    for (std::int64_t n : {std::int64_t{1}, std::int64_t{4097}, std::int64_t{1} << 24, (std::int64_t{1} << 31) + 17})
+      for (std::int64_t per_sm = 1; per_sm <= 32; ++per_sm) {
+        const rd::ReducePlan p = rd::make_plan(n, a, 132 * per_sm);
+        EXPECT_LE(p.bound_items(), rd::bound_items_upper(n, a, 132)) << "n=" << n << " per_sm=" << per_sm;
+      }
+}
+
+TEST(ReducePlanCpu, PartialsStartAt16Bytes) {
+  EXPECT_EQ(0x1000u, rd::align_partials(0x1000));
+  EXPECT_EQ(0x1010u, rd::align_partials(0x1004));
+  EXPECT_EQ(0x1010u, rd::align_partials(0x1008));
+  EXPECT_EQ(0x1010u, rd::align_partials(0x100c));
+  // The workspace always holds the partials after the move.
+  for (std::uintptr_t addr = 0x1000; addr < 0x1010; addr += 4)
+    EXPECT_LE(rd::align_partials(addr) + 7 * sizeof(float), addr + rd::partials_bytes(7));
+}
+
+TEST(ReducePlanCpu, VecSplitPeelsHeadAndTail) {
+  // 16-byte aligned: no head.
+  rd::VecSplit s = rd::vec_split(0x1000, 10);
+  EXPECT_EQ(0, s.head);
+  EXPECT_EQ(2, s.vec_count);
+  EXPECT_EQ(8, s.tail_begin);
+  EXPECT_EQ(2, s.tail);
+  // 1, 2, 3 floats past a boundary: 3, 2, 1 head scalars.
+  EXPECT_EQ(3, rd::vec_split(0x1004, 10).head);
+  EXPECT_EQ(2, rd::vec_split(0x1008, 10).head);
+  EXPECT_EQ(1, rd::vec_split(0x100c, 10).head);
+  s = rd::vec_split(0x1004, 10);  // 3 + 4 + 3
+  EXPECT_EQ(1, s.vec_count);
+  EXPECT_EQ(7, s.tail_begin);
+  EXPECT_EQ(3, s.tail);
+  // Fewer items than the head: all head.
+  s = rd::vec_split(0x1004, 2);
+  EXPECT_EQ(2, s.head);
+  EXPECT_EQ(0, s.vec_count);
+  EXPECT_EQ(0, s.tail);
+  s = rd::vec_split(0x1000, 0);
+  EXPECT_EQ(0, s.head + s.vec_count + s.tail);
+  // Past 2^31 items.
+  s = rd::vec_split(0x1008, (std::int64_t{1} << 31) + 17);
+  EXPECT_EQ(2, s.head);
+  EXPECT_EQ(((std::int64_t{1} << 31) + 15) / 4, s.vec_count);
+  EXPECT_EQ((std::int64_t{1} << 31) + 17, s.tail_begin + s.tail);
+}
+
+}  // namespace

@@ -1,0 +1,150 @@
+// Large SGEMMs: 4096^3 against cuBLAS (FP32, pedantic) plus double-precision checks of sampled rows, and
+// a C of more than 2^31 elements (64-bit offsets) checked on sampled entries against a double
+// reference, with every element shown written (no NaN left from the poison). Names carry "Large" /
+// "Huge" so sanitizer runs can leave them out.
+#include <cublas_v2.h>
+#include <gtest/gtest.h>
+
+#include <gpuprims/gemm.hpp>
+#include <gpuprims/reduce.hpp>
+
+#include <cmath>
+#include <vector>
+
+#include "support/device_helpers.hpp"
+#include "support/gpu.hpp"
+#include "support/random.hpp"
+#include "support/reference.hpp"
+
+namespace {
+
+using gpuprims::Status;
+using gpuprims::gemm::Algorithm;
+using gpuprims::gemm::kAllAlgorithms;
+namespace t = gpuprims::test;
+
+template <class T>
+struct DeviceArray {
+  T* p = nullptr;
+  explicit DeviceArray(std::size_t n) {
+    if (cudaMalloc(reinterpret_cast<void**>(&p), n * sizeof(T)) != cudaSuccess) p = nullptr;
+  }
+  ~DeviceArray() { cudaFree(p); }
+};
+
+// Row-major C = A B through column-major cuBLAS: C^T = B^T A^T.
+void cublas_rowmajor(cublasHandle_t h, int m, int n, int k, const float* A, int lda, const float* B, int ldb, float* C,
+                     int ldc) {
+  const float one = 1.0f, zero = 0.0f;
+  ASSERT_EQ(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, B, ldb, A, lda, &zero, C, ldc),
+            CUBLAS_STATUS_SUCCESS);
+}
+
+TEST(GemmLarge, Square4096AgainstCublasAndDoubleRows) {
+  GPUPRIMS_REQUIRE_GPU();
+  constexpr int N = 4096;
+  const std::size_t count = std::size_t{N} * N;
+  DeviceArray<float> A(count), B(count), C(count), ref(count), absA(count), absB(count), mag(count);
+  ASSERT_TRUE(A.p && B.p && C.p && ref.p && absA.p && absB.p && mag.p);
+  const std::uint64_t seed = t::base_seed() ^ 0x4096;
+  CUDA_OK(t::device_fill_uniform(A.p, count, seed, -1.0f, 1.0f));
+  CUDA_OK(t::device_fill_uniform(B.p, count, seed + 1, -1.0f, 1.0f));
+  std::vector<float> hA(count), hB(count);
+  CUDA_OK(cudaMemcpy(hA.data(), A.p, count * 4, cudaMemcpyDeviceToHost));
+  CUDA_OK(cudaMemcpy(hB.data(), B.p, count * 4, cudaMemcpyDeviceToHost));
+  std::vector<float> h_abs(count);
+  for (std::size_t i = 0; i < count; ++i) h_abs[i] = std::fabs(hA[i]);
+  CUDA_OK(cudaMemcpy(absA.p, h_abs.data(), count * 4, cudaMemcpyHostToDevice));
+  for (std::size_t i = 0; i < count; ++i) h_abs[i] = std::fabs(hB[i]);
+  CUDA_OK(cudaMemcpy(absB.p, h_abs.data(), count * 4, cudaMemcpyHostToDevice));
+
+  cublasHandle_t h = nullptr;
+  ASSERT_EQ(cublasCreate(&h), CUBLAS_STATUS_SUCCESS);
+  ASSERT_EQ(cublasSetMathMode(h, CUBLAS_PEDANTIC_MATH), CUBLAS_STATUS_SUCCESS);
+  cublas_rowmajor(h, N, N, N, A.p, N, B.p, N, ref.p, N);
+  cublas_rowmajor(h, N, N, N, absA.p, N, absB.p, N, mag.p, N);
+  CUDA_OK(cudaDeviceSynchronize());
+  cublasDestroy(h);
+  std::vector<float> h_ref(count), h_mag(count), h_c(count);
+  CUDA_OK(cudaMemcpy(h_ref.data(), ref.p, count * 4, cudaMemcpyDeviceToHost));
+  CUDA_OK(cudaMemcpy(h_mag.data(), mag.p, count * 4, cudaMemcpyDeviceToHost));
+
+  const int sample_rows[] = {0, 1, 127, 128, 2047, 3001, 4094, 4095};
+  for (Algorithm algo : kAllAlgorithms) {
+    SCOPED_TRACE(gpuprims::gemm::name(algo));
+    CUDA_OK(cudaMemset(C.p, 0xFF, count * 4));
+    ASSERT_STATUS(Status::success, gpuprims::gemm::sgemm(N, N, N, 1.0f, A.p, N, B.p, N, 0.0f, C.p, N, algo));
+    CUDA_OK(cudaDeviceSynchronize());
+    CUDA_OK(cudaMemcpy(h_c.data(), C.p, count * 4, cudaMemcpyDeviceToHost));
+    std::size_t bad = 0;
+    for (std::size_t i = 0; i < count; ++i) {
+      // Both ours and cuBLAS are within the bound of the exact product, so they differ by at most twice it.
+      const double bound = 2.0 * t::gemm_error_bound(N, h_mag[i]);
+      if (!(std::fabs(static_cast<double>(h_c[i]) - h_ref[i]) <= bound) && bad++ < 3)
+        ADD_FAILURE() << "C[" << i / N << "," << i % N << "] = " << h_c[i] << ", cuBLAS " << h_ref[i];
+    }
+    EXPECT_EQ(bad, 0u);
+    for (int r : sample_rows) {
+      for (int j = 0; j < N; j += 7) {
+        double sum = 0, m = 0;
+        t::reference_product_entry(r, j, N, hA.data(), N, hB.data(), N, &sum, &m);
+        const double got = h_c[static_cast<std::size_t>(r) * N + j];
+        ASSERT_TRUE(std::fabs(got - sum) <= t::gemm_error_bound(N, m)) << "row " << r << " col " << j;
+      }
+    }
+  }
+}
+
+TEST(GemmHuge, OutputPast2Pow31ElementsSampledAgainstDouble) {
+  GPUPRIMS_REQUIRE_GPU();
+  constexpr std::int64_t m = 50000, n = 43000, k = 7, lda = 8;
+  static_assert(m * n > (std::int64_t{1} << 31), "past 2^31 elements");
+  ASSERT_GT(t::gpu_free_bytes(), static_cast<std::size_t>(m * n * 4 + (std::int64_t{1} << 30)))
+      << "this test needs about 9 GB of device memory";
+  auto rng = t::make_rng(31);
+  const std::vector<float> hA = t::random_vector(static_cast<std::size_t>(m * lda), rng);
+  const std::vector<float> hB = t::random_vector(static_cast<std::size_t>(k * n), rng);
+  DeviceArray<float> A(hA.size()), B(hB.size()), C(static_cast<std::size_t>(m * n));
+  DeviceArray<gpuprims::Top2> fused(1), unfused(1);
+  ASSERT_TRUE(A.p && B.p && C.p && fused.p && unfused.p);
+  CUDA_OK(cudaMemcpy(A.p, hA.data(), hA.size() * 4, cudaMemcpyHostToDevice));
+  CUDA_OK(cudaMemcpy(B.p, hB.data(), hB.size() * 4, cudaMemcpyHostToDevice));
+
+  std::vector<std::pair<std::int64_t, std::int64_t>> samples = {{0, 0}, {m - 1, n - 1}, {m - 1, 0}, {0, n - 1}};
+  for (std::int64_t lin = (std::int64_t{1} << 31) - 5; lin < (std::int64_t{1} << 31) + 5; ++lin)
+    samples.emplace_back(lin / n, lin % n);
+  std::uniform_int_distribution<std::int64_t> ri(0, m - 1), rj(0, n - 1);
+  for (int s = 0; s < 2000; ++s) samples.emplace_back(ri(rng), rj(rng));
+
+  for (Algorithm algo : kAllAlgorithms) {
+    SCOPED_TRACE(gpuprims::gemm::name(algo));
+    CUDA_OK(cudaMemset(C.p, 0xFF, static_cast<std::size_t>(m * n) * 4));
+    ASSERT_STATUS(Status::success, gpuprims::gemm::sgemm(m, n, k, 1.0f, A.p, lda, B.p, n, 0.0f, C.p, n, algo));
+    CUDA_OK(cudaDeviceSynchronize());
+    std::int64_t nan_left = -1;
+    CUDA_OK(t::device_count_nan(C.p, m * n, &nan_left));
+    EXPECT_EQ(nan_left, 0) << "elements not written";
+    for (const auto& [i, j] : samples) {
+      float got = 0;
+      CUDA_OK(cudaMemcpy(&got, C.p + i * n + j, 4, cudaMemcpyDeviceToHost));
+      double sum = 0, mag = 0;
+      t::reference_product_entry(i, j, k, hA.data(), lda, hB.data(), n, &sum, &mag);
+      ASSERT_TRUE(std::fabs(got - sum) <= t::gemm_error_bound(k, mag)) << "C[" << i << "," << j << "] = " << got;
+    }
+  }
+  // The fused top-2 over more than 2^31 entries equals the unfused twin's over the stored C.
+  ASSERT_STATUS(Status::success, gpuprims::gemm::sgemm_top2_argmin(m, n, k, 1.0f, A.p, lda, B.p, n, 0.0f, C.p, n,
+                                                                    fused.p));
+  ASSERT_STATUS(Status::success, gpuprims::reduce::top2_argmin(C.p, m, n, n, unfused.p));
+  gpuprims::Top2 f{}, u{};
+  CUDA_OK(cudaMemcpy(&f, fused.p, sizeof f, cudaMemcpyDeviceToHost));
+  CUDA_OK(cudaMemcpy(&u, unfused.p, sizeof u, cudaMemcpyDeviceToHost));
+  EXPECT_EQ(f.first.row, u.first.row);
+  EXPECT_EQ(f.first.col, u.first.col);
+  EXPECT_EQ(f.second.row, u.second.row);
+  EXPECT_EQ(f.second.col, u.second.col);
+  EXPECT_EQ(f.first.value, u.first.value);
+  EXPECT_EQ(f.second.value, u.second.value);
+}
+
+}  // namespace
