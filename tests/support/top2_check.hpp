@@ -24,7 +24,7 @@ Top2Run run_sgemm_top2(const GemmLayout& l, const GemmInputs& in, gemm::Algorith
 Top2Run run_reduce_top2(const std::vector<float>& x, std::int64_t rows, std::int64_t cols, std::int64_t ld,
                         int offset = 0);
 
-// Empty when equal (values compared bitwise, NaN equal to NaN), else a description.
+// Empty when equal (values as numbers: -0.0 == +0.0, NaN == NaN; positions exactly), else a description.
 std::string top2_diff(const Top2& got, const Top2& want);
 std::string to_string(const Top2& t);
 

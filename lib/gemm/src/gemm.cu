@@ -67,7 +67,9 @@ Status sgemm_run(const SgemmArgs& a, const RungEntry* forced, void* workspace, s
   GemmCall c{};
   c.op = GemmOperands{a.m, a.n, product ? a.k : 0, a.A, a.lda, a.B, a.ldb};
   c.ab_vec4 = is_aligned(a.A, 16) && is_aligned(a.B, 16) && a.lda % 4 == 0 && a.ldb % 4 == 0;
-  c.top2 = a.want_top2;
+  c.mode = !a.want_top2 ? EpilogueMode::store
+           : (!a.force_wide_index && a.m * a.n <= std::int64_t{0xffffffff}) ? EpilogueMode::top2_packed
+                                                                           : EpilogueMode::top2_wide;
   c.epi.C = a.C;
   c.epi.ldc = a.ldc;
   c.epi.alpha = product ? a.alpha : 0.0f;

@@ -21,6 +21,7 @@ struct SgemmArgs {
   gemm::Algorithm algo;
   Top2* top2;  // non-null for sgemm_top2_argmin
   bool want_top2;
+  bool force_wide_index = false;  // tests: take the top-2's 64-bit-index path whatever the size
 };
 
 Status validate_sgemm(const SgemmArgs& a) noexcept;

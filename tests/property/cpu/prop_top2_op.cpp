@@ -28,8 +28,7 @@ d::Top2Partial partial_of(const std::vector<float>& v, std::int64_t first_index)
 }
 
 bool same(const d::Top2Partial& a, const d::Top2Partial& b) {
-  auto eq = [](float x, float y) { return (std::isnan(x) && std::isnan(y)) || x == y; };
-  return a.i0 == b.i0 && a.i1 == b.i1 && eq(a.v0, b.v0) && eq(a.v1, b.v1);
+  return a.i0 == b.i0 && a.i1 == b.i1 && a.k0 == b.k0 && a.k1 == b.k1;
 }
 
 RC_GTEST_PROP(Top2OpProperty, MergeIsCommutative, ()) {
@@ -71,6 +70,27 @@ RC_GTEST_PROP(Top2OpProperty, AnySplitAgreesWithASort, ()) {
   });
   RC_ASSERT(acc.i0 == (v.size() > 0 ? idx[0] : d::kNoIndex));
   RC_ASSERT(acc.i1 == (v.size() > 1 ? idx[1] : d::kNoIndex));
+}
+
+RC_GTEST_PROP(Top2OpProperty, PackedFormAgreesWithInsertion, ()) {
+  // The GEMM epilogue's branch-free (key, 32-bit index) words rank exactly like the general insertion.
+  const auto v = *rc::gen::container<std::vector<float>>(interesting_float());
+  d::PackedTop2 packed;
+  d::Top2Partial exact = d::Top2Partial::empty();
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    packed.add(d::PackedTop2::pack(d::order_key(v[i]), static_cast<std::uint32_t>(i)));
+    exact.insert(v[i], static_cast<std::int64_t>(i));
+  }
+  d::Top2Partial from_packed = d::Top2Partial::empty();
+  packed.merge_into(from_packed);
+  RC_ASSERT(same(from_packed, exact));
+}
+
+RC_GTEST_PROP(Top2OpProperty, KeyRoundTripsExceptSignedZeroAndNanPayload, (float v)) {
+  const float back = d::value_from_key(d::order_key(v));
+  if (std::isnan(v)) RC_ASSERT(std::isnan(back));
+  else if (v == 0.0f) RC_ASSERT(back == 0.0f && !std::signbit(back));
+  else RC_ASSERT(back == v);
 }
 
 }  // namespace

@@ -64,6 +64,13 @@ TEST_P(TunedConfigs, TailsPaddingOffsetsAndTop2) {
     CUDA_OK(cudaMemcpy(&f, d_top2, sizeof f, cudaMemcpyDeviceToHost));
     const t::Top2Run twin = t::run_reduce_top2(c.download(), l.m, l.n, l.ldc, l.off_c);
     EXPECT_EQ(t::top2_diff(f, twin.top2), "");
+    // The 64-bit-index ranking (taken by outputs of 2^32 entries or more) gives the same answer.
+    CUDA_OK(cudaMemset(d_top2, 0x7F, sizeof(gpuprims::Top2)));
+    fused.force_wide_index = true;
+    ASSERT_STATUS(Status::success, d::sgemm_run(fused, &cfg, ws, ws_bytes, nullptr));
+    gpuprims::Top2 wide{};
+    CUDA_OK(cudaMemcpy(&wide, d_top2, sizeof wide, cudaMemcpyDeviceToHost));
+    EXPECT_EQ(t::top2_diff(wide, twin.top2), "") << "wide-index path";
     CUDA_OK(cudaFree(ws));
     CUDA_OK(cudaFree(d_top2));
   }

@@ -5,7 +5,9 @@
 
 namespace gpuprims {
 
-// One entry of a matrix: its value and its (row, col). A missing entry is {+inf, -1, -1}.
+// One entry of a matrix: its value and its (row, col). A missing entry is {+inf, -1, -1}. Values
+// are reported as numbers: an entry of -0.0 comes back as +0.0 (it ties with +0.0, the lower index
+// winning) and any NaN as the canonical quiet NaN.
 struct MinEntry {
   float value;
   std::int64_t row;

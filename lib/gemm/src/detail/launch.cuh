@@ -23,26 +23,35 @@ inline Status tile_grid(const GemmCall& c, int bm, int bn, unsigned* blocks) {
   return Status::success;
 }
 
-// launch(kTop2) for rungs whose loads have no float4 form.
+template <EpilogueMode kMode>
+using ModeTag = std::integral_constant<EpilogueMode, kMode>;
+
+// Calls f(mode tag) for the call's epilogue instantiation.
+template <class F>
+void with_epilogue_mode(const GemmCall& c, F&& f) {
+  switch (c.mode) {
+    case EpilogueMode::store: f(ModeTag<EpilogueMode::store>{}); break;
+    case EpilogueMode::top2_packed: f(ModeTag<EpilogueMode::top2_packed>{}); break;
+    case EpilogueMode::top2_wide: f(ModeTag<EpilogueMode::top2_wide>{}); break;
+  }
+}
+
+// launch(mode) for rungs whose loads have no float4 form.
 template <class F>
 Status launch_by_epilogue(const GemmCall& c, F&& launch) {
-  if (c.top2) launch(True{});
-  else launch(False{});
+  with_epilogue_mode(c, launch);
   GPUPRIMS_LAUNCH_CHECK();
   return Status::success;
 }
 
-// launch(kVec, kTop2) for rungs with float4 operand loads: the vector form only when the call's
+// launch(kVec, mode) for rungs with float4 operand loads: the vector form only when the call's
 // pointers and leading dimensions allow it, else the scalar fallback for the whole call.
 template <class F>
 Status launch_by_vec_and_epilogue(const GemmCall& c, F&& launch) {
-  if (c.ab_vec4) {
-    if (c.top2) launch(True{}, True{});
-    else launch(True{}, False{});
-  } else {
-    if (c.top2) launch(False{}, True{});
-    else launch(False{}, False{});
-  }
+  with_epilogue_mode(c, [&](auto mode) {
+    if (c.ab_vec4) launch(True{}, mode);
+    else launch(False{}, mode);
+  });
   GPUPRIMS_LAUNCH_CHECK();
   return Status::success;
 }

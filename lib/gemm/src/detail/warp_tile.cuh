@@ -117,11 +117,11 @@ __device__ __forceinline__ void warp_tile_fma(const float* As, const float* Bs, 
   }
 }
 
-// The register tile through the epilogue, four columns at a time (coalesced 16-byte stores).
-template <class Cfg, bool kTop2>
-__device__ __forceinline__ void warp_tile_epilogue(Epilogue<kTop2>& epi, const float (&acc)[Cfg::TM][Cfg::TN],
-                                                   const WarpTilePosition<Cfg>& pos, std::int64_t row0,
-                                                   std::int64_t col0) {
+// The register tile through the epilogue, four columns at a time (coalesced 16-byte stores), by
+// store4(r, c, float4).
+template <class Cfg, class Store4>
+__device__ __forceinline__ void for_each_vec4(const float (&acc)[Cfg::TM][Cfg::TN], const WarpTilePosition<Cfg>& pos,
+                                              std::int64_t row0, std::int64_t col0, Store4&& store4) {
 #pragma unroll
   for (int sm = 0; sm < Cfg::kSubM; ++sm)
 #pragma unroll
@@ -129,9 +129,23 @@ __device__ __forceinline__ void warp_tile_epilogue(Epilogue<kTop2>& epi, const f
 #pragma unroll
       for (int sn = 0; sn < Cfg::kSubN; ++sn) {
         const float* v = &acc[sm * 4 + i][sn * 4];
-        epi.apply4(row0 + pos.wm + sm * 16 + pos.tr * 4 + i, col0 + pos.wn + sn * 32 + pos.tc * 4,
-                   make_float4(v[0], v[1], v[2], v[3]));
+        store4(row0 + pos.wm + sm * 16 + pos.tr * 4 + i, col0 + pos.wn + sn * 32 + pos.tc * 4,
+               make_float4(v[0], v[1], v[2], v[3]));
       }
+}
+
+// Blocks whose tile lies inside C take the unchecked form (see Epilogue::interior); the branch sits
+// outside the loops so each form's code is contiguous and an interior block fetches only its own.
+template <class Cfg, EpilogueMode kMode>
+__device__ __forceinline__ void warp_tile_epilogue(Epilogue<kMode>& epi, const float (&acc)[Cfg::TM][Cfg::TN],
+                                                   const WarpTilePosition<Cfg>& pos, std::int64_t row0,
+                                                   std::int64_t col0) {
+  if (epi.interior(row0, col0, Cfg::BM, Cfg::BN)) {
+    for_each_vec4<Cfg>(acc, pos, row0, col0,
+                       [&](std::int64_t r, std::int64_t c, float4 v) { epi.apply4_interior(r, c, v); });
+  } else {
+    for_each_vec4<Cfg>(acc, pos, row0, col0, [&](std::int64_t r, std::int64_t c, float4 v) { epi.apply4(r, c, v); });
+  }
 }
 
 }  // namespace gpuprims::detail

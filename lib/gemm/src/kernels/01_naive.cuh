@@ -10,7 +10,7 @@
 
 namespace gpuprims::detail {
 
-template <bool kTop2>
+template <EpilogueMode kMode>
 __global__ void __launch_bounds__(SimpleTiling::kTile * SimpleTiling::kTile, 1)
     naive_kernel(GemmOperands op, EpilogueParams ep) {
   const auto [m, n, k, A, lda, B, ldb] = op;
@@ -24,7 +24,7 @@ __global__ void __launch_bounds__(SimpleTiling::kTile * SimpleTiling::kTile, 1)
     const float* b = B + col;
     for (std::int64_t p = 0; p < k; ++p) acc += a[p] * b[p * ldb];
   }
-  Epilogue<kTop2> epi(ep);
+  Epilogue<kMode> epi(ep);
   epi.apply1(row, col, acc);
   epi.template finish<T * T>(threadIdx.y * T + threadIdx.x);
 }
@@ -33,8 +33,8 @@ inline Status launch_naive(const GemmCall& c) {
   constexpr int T = SimpleTiling::kTile;
   unsigned blocks = 0;
   GPUPRIMS_TRY(tile_grid(c, T, T, &blocks));
-  return launch_by_epilogue(c, [&](auto top2) {
-    naive_kernel<decltype(top2)::value><<<blocks, dim3(T, T), 0, c.stream>>>(c.op, c.epi);
+  return launch_by_epilogue(c, [&](auto mode) {
+    naive_kernel<decltype(mode)::value><<<blocks, dim3(T, T), 0, c.stream>>>(c.op, c.epi);
   });
 }
 

@@ -11,7 +11,7 @@
 
 namespace gpuprims::detail {
 
-template <bool kTop2>
+template <EpilogueMode kMode>
 __global__ void __launch_bounds__(SimpleTiling::kTile * SimpleTiling::kTile, 1)
     coalesced_kernel(GemmOperands op, EpilogueParams ep) {
   const auto [m, n, k, A, lda, B, ldb] = op;
@@ -25,7 +25,7 @@ __global__ void __launch_bounds__(SimpleTiling::kTile * SimpleTiling::kTile, 1)
     const float* b = B + col;
     for (std::int64_t p = 0; p < k; ++p) acc += a[p] * b[p * ldb];
   }
-  Epilogue<kTop2> epi(ep);
+  Epilogue<kMode> epi(ep);
   epi.apply1(row, col, acc);
   epi.template finish<T * T>(threadIdx.y * T + threadIdx.x);
 }
@@ -34,8 +34,8 @@ inline Status launch_coalesced(const GemmCall& c) {
   constexpr int T = SimpleTiling::kTile;
   unsigned blocks = 0;
   GPUPRIMS_TRY(tile_grid(c, T, T, &blocks));
-  return launch_by_epilogue(c, [&](auto top2) {
-    coalesced_kernel<decltype(top2)::value><<<blocks, dim3(T, T), 0, c.stream>>>(c.op, c.epi);
+  return launch_by_epilogue(c, [&](auto mode) {
+    coalesced_kernel<decltype(mode)::value><<<blocks, dim3(T, T), 0, c.stream>>>(c.op, c.epi);
   });
 }
 

@@ -11,7 +11,7 @@
 
 namespace gpuprims::detail {
 
-template <bool kTop2>
+template <EpilogueMode kMode>
 __global__ void __launch_bounds__(SimpleTiling::kTile * SimpleTiling::kTile, 1)
     shared_tiled_kernel(GemmOperands op, EpilogueParams ep) {
   const auto [m, n, k, A, lda, B, ldb] = op;
@@ -32,7 +32,7 @@ __global__ void __launch_bounds__(SimpleTiling::kTile * SimpleTiling::kTile, 1)
     for (int p = 0; p < T; ++p) acc += As[ty][p] * Bs[p][tx];
     __syncthreads();
   }
-  Epilogue<kTop2> epi(ep);
+  Epilogue<kMode> epi(ep);
   epi.apply1(row, col, acc);
   epi.template finish<T * T>(ty * T + tx);
 }
@@ -41,8 +41,8 @@ inline Status launch_shared_tiled(const GemmCall& c) {
   constexpr int T = SimpleTiling::kTile;
   unsigned blocks = 0;
   GPUPRIMS_TRY(tile_grid(c, T, T, &blocks));
-  return launch_by_epilogue(c, [&](auto top2) {
-    shared_tiled_kernel<decltype(top2)::value><<<blocks, dim3(T, T), 0, c.stream>>>(c.op, c.epi);
+  return launch_by_epilogue(c, [&](auto mode) {
+    shared_tiled_kernel<decltype(mode)::value><<<blocks, dim3(T, T), 0, c.stream>>>(c.op, c.epi);
   });
 }
 

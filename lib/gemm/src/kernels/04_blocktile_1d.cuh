@@ -11,7 +11,7 @@
 
 namespace gpuprims::detail {
 
-template <bool kTop2>
+template <EpilogueMode kMode>
 __global__ void __launch_bounds__(BlockTile1DConfig::kThreads)
     blocktile_1d_kernel(GemmOperands op, EpilogueParams ep) {
   using Cfg = BlockTile1DConfig;
@@ -41,7 +41,7 @@ __global__ void __launch_bounds__(BlockTile1DConfig::kThreads)
     }
     __syncthreads();
   }
-  Epilogue<kTop2> epi(ep);
+  Epilogue<kMode> epi(ep);
 #pragma unroll
   for (int i = 0; i < TM; ++i) epi.apply1(row0 + thread_row * TM + i, col0 + thread_col, acc[i]);
   epi.template finish<Cfg::kThreads>(tid);
@@ -51,8 +51,8 @@ inline Status launch_blocktile_1d(const GemmCall& c) {
   using Cfg = BlockTile1DConfig;
   unsigned blocks = 0;
   GPUPRIMS_TRY(tile_grid(c, Cfg::BM, Cfg::BN, &blocks));
-  return launch_by_epilogue(c, [&](auto top2) {
-    blocktile_1d_kernel<decltype(top2)::value><<<blocks, Cfg::kThreads, 0, c.stream>>>(c.op, c.epi);
+  return launch_by_epilogue(c, [&](auto mode) {
+    blocktile_1d_kernel<decltype(mode)::value><<<blocks, Cfg::kThreads, 0, c.stream>>>(c.op, c.epi);
   });
 }
 

@@ -11,7 +11,7 @@
 
 namespace gpuprims::detail {
 
-template <bool kTop2>
+template <EpilogueMode kMode>
 __global__ void __launch_bounds__(BlockTile2DConfig::kThreads)
     blocktile_2d_kernel(GemmOperands op, EpilogueParams ep) {
   using Cfg = BlockTile2DConfig;
@@ -53,7 +53,7 @@ __global__ void __launch_bounds__(BlockTile2DConfig::kThreads)
     }
     __syncthreads();
   }
-  Epilogue<kTop2> epi(ep);
+  Epilogue<kMode> epi(ep);
 #pragma unroll
   for (int i = 0; i < TM; ++i)
 #pragma unroll
@@ -65,8 +65,8 @@ inline Status launch_blocktile_2d(const GemmCall& c) {
   using Cfg = BlockTile2DConfig;
   unsigned blocks = 0;
   GPUPRIMS_TRY(tile_grid(c, Cfg::BM, Cfg::BN, &blocks));
-  return launch_by_epilogue(c, [&](auto top2) {
-    blocktile_2d_kernel<decltype(top2)::value><<<blocks, Cfg::kThreads, 0, c.stream>>>(c.op, c.epi);
+  return launch_by_epilogue(c, [&](auto mode) {
+    blocktile_2d_kernel<decltype(mode)::value><<<blocks, Cfg::kThreads, 0, c.stream>>>(c.op, c.epi);
   });
 }
 

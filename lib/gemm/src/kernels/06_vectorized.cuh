@@ -14,7 +14,7 @@
 
 namespace gpuprims::detail {
 
-template <class ATile, bool kVec, bool kTop2>
+template <class ATile, bool kVec, EpilogueMode kMode>
 __global__ void __launch_bounds__(BlockTile2DConfig::kThreads)
     vectorized_kernel(GemmOperands op, EpilogueParams ep) {
   using Cfg = BlockTile2DConfig;
@@ -61,7 +61,7 @@ __global__ void __launch_bounds__(BlockTile2DConfig::kThreads)
     }
     __syncthreads();
   }
-  Epilogue<kTop2> epi(ep);
+  Epilogue<kMode> epi(ep);
 #pragma unroll
   for (int i = 0; i < TM; ++i) {
     const std::int64_t r = row0 + thread_row * TM + i, c = col0 + thread_col * TN;
@@ -76,8 +76,8 @@ Status launch_vectorized(const GemmCall& c) {
   using Cfg = BlockTile2DConfig;
   unsigned blocks = 0;
   GPUPRIMS_TRY(tile_grid(c, Cfg::BM, Cfg::BN, &blocks));
-  return launch_by_vec_and_epilogue(c, [&](auto vec, auto top2) {
-    vectorized_kernel<ATile, decltype(vec)::value, decltype(top2)::value>
+  return launch_by_vec_and_epilogue(c, [&](auto vec, auto mode) {
+    vectorized_kernel<ATile, decltype(vec)::value, decltype(mode)::value>
         <<<blocks, Cfg::kThreads, 0, c.stream>>>(c.op, c.epi);
   });
 }

@@ -11,7 +11,7 @@
 
 namespace gpuprims::detail {
 
-template <class Cfg, bool kVec, bool kTop2>
+template <class Cfg, bool kVec, EpilogueMode kMode>
 __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocksPerSm)
     warptile_kernel(GemmOperands op, EpilogueParams ep) {
   using Loader = SlabLoader<Cfg, kVec>;
@@ -33,7 +33,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocksPerSm)
     warp_tile_fma<Cfg>(As, Bs, pos, acc);
     __syncthreads();
   }
-  Epilogue<kTop2> epi(ep);
+  Epilogue<kMode> epi(ep);
   warp_tile_epilogue<Cfg>(epi, acc, pos, row0, col0);
   epi.template finish<Cfg::kThreads>(tid);
 }
@@ -42,8 +42,8 @@ template <class Cfg>
 Status launch_warptile(const GemmCall& c) {
   unsigned blocks = 0;
   GPUPRIMS_TRY(tile_grid(c, Cfg::BM, Cfg::BN, &blocks));
-  return launch_by_vec_and_epilogue(c, [&](auto vec, auto top2) {
-    warptile_kernel<Cfg, decltype(vec)::value, decltype(top2)::value>
+  return launch_by_vec_and_epilogue(c, [&](auto vec, auto mode) {
+    warptile_kernel<Cfg, decltype(vec)::value, decltype(mode)::value>
         <<<blocks, Cfg::kThreads, 0, c.stream>>>(c.op, c.epi);
   });
 }

@@ -10,7 +10,7 @@
 
 namespace gpuprims::detail {
 
-template <class Cfg, bool kVec, bool kTop2>
+template <class Cfg, bool kVec, EpilogueMode kMode>
 __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocksPerSm)
     double_buffered_kernel(GemmOperands op, EpilogueParams ep) {
   using Loader = SlabLoader<Cfg, kVec>;
@@ -44,7 +44,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocksPerSm)
     if (more) loader.store(next, next + kAFloats);
     __syncthreads();
   }
-  Epilogue<kTop2> epi(ep);
+  Epilogue<kMode> epi(ep);
   warp_tile_epilogue<Cfg>(epi, acc, pos, row0, col0);
   epi.template finish<Cfg::kThreads>(tid);
 }
@@ -61,8 +61,8 @@ Status launch_double_buffered(const GemmCall& c) {
   GPUPRIMS_TRY(tile_grid(c, Cfg::BM, Cfg::BN, &blocks));
   constexpr int kSmem = double_buffered_smem_bytes<Cfg>();
   Status attr = Status::success;
-  const Status launched = launch_by_vec_and_epilogue(c, [&](auto vec, auto top2) {
-    auto* kernel = &double_buffered_kernel<Cfg, decltype(vec)::value, decltype(top2)::value>;
+  const Status launched = launch_by_vec_and_epilogue(c, [&](auto vec, auto mode) {
+    auto* kernel = &double_buffered_kernel<Cfg, decltype(vec)::value, decltype(mode)::value>;
     // From 48 KB on a kernel must opt in to more dynamic shared memory (per device; cheap to repeat).
     if constexpr (kSmem >= 48 * 1024) attr = status_from(cudaFuncSetAttribute(
         kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem));

@@ -35,8 +35,6 @@ inline Top2GridArgs top2_grid_args(void* workspace, Top2* out, std::int64_t cols
 #if defined(__CUDACC__)
 __device__ __forceinline__ Top2Partial load_partial_cg(const Top2Partial* p) {
   Top2Partial r;
-  r.v0 = __ldcg(&p->v0);
-  r.v1 = __ldcg(&p->v1);
   r.k0 = __ldcg(&p->k0);
   r.k1 = __ldcg(&p->k1);
   r.i0 = static_cast<std::int64_t>(__ldcg(reinterpret_cast<const long long*>(&p->i0)));
@@ -60,8 +58,18 @@ __device__ void top2_grid_finish(Top2Partial mine, const Top2GridArgs& args, int
   __syncthreads();
   if (!is_last_block) return;
   __threadfence();  // see every other block's partial
+  // Four partials in flight per thread: one block reads every partial, so latency, not bandwidth,
+  // bounds this loop.
   Top2Partial acc = Top2Partial::empty();
-  for (std::int64_t b = tid; b < blocks; b += kThreads) acc = Top2Merge{}(acc, load_partial_cg(&args.partials[b]));
+  std::int64_t b = tid;
+  for (; b + 3 * kThreads < blocks; b += 4 * kThreads) {
+    Top2Partial p[4];
+#pragma unroll
+    for (int u = 0; u < 4; ++u) p[u] = load_partial_cg(&args.partials[b + u * kThreads]);
+#pragma unroll
+    for (int u = 0; u < 4; ++u) acc = Top2Merge{}(acc, p[u]);
+  }
+  for (; b < blocks; b += kThreads) acc = Top2Merge{}(acc, load_partial_cg(&args.partials[b]));
   acc = block_reduce<kThreads>(acc, Top2Merge{}, tid);
   if (tid == 0) {
     *args.out = to_top2(acc, args.cols);

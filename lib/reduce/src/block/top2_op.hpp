@@ -45,57 +45,41 @@ GPUPRIMS_HD std::uint32_t order_key(float v) {
   return (u & 0x80000000u) ? ~u : (u | 0x80000000u);
 }
 
-// One entry: value and row-major linear index (row * cols + col).
-struct Entry {
-  float value;
-  std::int64_t index;
-};
-
-// Strict order on entries: by key, then by index. Two entries at different positions never tie.
-GPUPRIMS_HD bool entry_less(float va, std::int64_t ia, float vb, std::int64_t ib) {
-  const std::uint32_t ka = order_key(va);
-  const std::uint32_t kb = order_key(vb);
-  return ka < kb || (ka == kb && ia < ib);
+// The value an order key stands for: the key is invertible except that -0.0 comes back as +0.0 and
+// every NaN as the canonical quiet NaN, which is how results report them.
+GPUPRIMS_HD float value_from_key(std::uint32_t key) {
+  if (key == 0xffffffffu) return float_from_bits(0x7fc00000u);
+  return float_from_bits((key & 0x80000000u) ? (key & 0x7fffffffu) : ~key);
 }
 
-// The two smallest entries seen so far, first < second in entry order; empty slots have kNoIndex.
-// The order keys are kept beside the values so ranking a new entry costs one key and one compare
-// when it cannot enter (the common case in a GEMM epilogue).
+// The two smallest entries seen so far as (order key, row-major linear index), first < second in
+// that order; empty slots have key 0xffffffff and index kNoIndex, after every entry (NaN included).
 struct Top2Partial {
-  float v0;
-  float v1;
   std::uint32_t k0;
   std::uint32_t k1;
   std::int64_t i0;
   std::int64_t i1;
 
-  GPUPRIMS_HD static Top2Partial empty() {
-    const float nan = float_from_bits(0x7fc00000u);
-    return Top2Partial{nan, nan, 0xffffffffu, 0xffffffffu, kNoIndex, kNoIndex};
-  }
+  GPUPRIMS_HD static Top2Partial empty() { return Top2Partial{0xffffffffu, 0xffffffffu, kNoIndex, kNoIndex}; }
 
   // Whether an entry with this key could enter (ties on the second key are decided by the index).
   GPUPRIMS_HD bool may_enter(std::uint32_t key) const { return key <= k1; }
 
-  // Rank an entry whose key is already known.
-  GPUPRIMS_HD void insert_keyed(float v, std::uint32_t key, std::int64_t i) {
+  GPUPRIMS_HD void insert_keyed(std::uint32_t key, std::int64_t i) {
     if (key < k1 || (key == k1 && i < i1)) {
       if (key < k0 || (key == k0 && i < i0)) {
-        v1 = v0;
         k1 = k0;
         i1 = i0;
-        v0 = v;
         k0 = key;
         i0 = i;
       } else {
-        v1 = v;
         k1 = key;
         i1 = i;
       }
     }
   }
 
-  GPUPRIMS_HD void insert(float v, std::int64_t i) { insert_keyed(v, order_key(v), i); }
+  GPUPRIMS_HD void insert(float v, std::int64_t i) { insert_keyed(order_key(v), i); }
 };
 
 // Merge of two partial results over disjoint sets of positions: exact, associative and commutative,
@@ -107,15 +91,13 @@ struct Top2Merge {
   GPUPRIMS_HD Top2Partial operator()(const Top2Partial& a, const Top2Partial& b) const {
     Top2Partial r;
     if (less(a.k0, a.i0, b.k0, b.i0)) {
-      r.v0 = a.v0, r.k0 = a.k0, r.i0 = a.i0;
+      r.k0 = a.k0, r.i0 = a.i0;
       const bool a1_first = less(a.k1, a.i1, b.k0, b.i0);
-      r.v1 = a1_first ? a.v1 : b.v0;
       r.k1 = a1_first ? a.k1 : b.k0;
       r.i1 = a1_first ? a.i1 : b.i0;
     } else {
-      r.v0 = b.v0, r.k0 = b.k0, r.i0 = b.i0;
+      r.k0 = b.k0, r.i0 = b.i0;
       const bool a0_first = less(a.k0, a.i0, b.k1, b.i1);
-      r.v1 = a0_first ? a.v0 : b.v1;
       r.k1 = a0_first ? a.k0 : b.k1;
       r.i1 = a0_first ? a.i0 : b.i1;
     }
@@ -123,14 +105,37 @@ struct Top2Merge {
   }
 };
 
+// A thread's own top-2 when every linear index fits 32 bits: each entry is one 64-bit word (order key
+// high, index low), whose unsigned order is exactly the entry order, so ranking an entry is a
+// branch-free min and max instead of an insertion.
+struct PackedTop2 {
+  std::uint64_t w0 = ~std::uint64_t{0};
+  std::uint64_t w1 = ~std::uint64_t{0};  // ~0 is empty: no entry has index 0xffffffff (count < 2^32)
+
+  GPUPRIMS_HD static std::uint64_t pack(std::uint32_t key, std::uint32_t index) {
+    return (static_cast<std::uint64_t>(key) << 32) | index;
+  }
+  GPUPRIMS_HD void add(std::uint64_t w) {
+    const std::uint64_t lo = w < w0 ? w : w0;
+    const std::uint64_t hi = w < w0 ? w0 : w;
+    w0 = lo;
+    w1 = hi < w1 ? hi : w1;
+  }
+  // Into the general form, merged with what `into` already holds.
+  GPUPRIMS_HD void merge_into(Top2Partial& into) const {
+    if (w0 != ~std::uint64_t{0}) into.insert_keyed(static_cast<std::uint32_t>(w0 >> 32), static_cast<std::uint32_t>(w0));
+    if (w1 != ~std::uint64_t{0}) into.insert_keyed(static_cast<std::uint32_t>(w1 >> 32), static_cast<std::uint32_t>(w1));
+  }
+};
+
 // Linear index -> public entry. A missing entry is {+inf, -1, -1}.
-GPUPRIMS_HD MinEntry to_min_entry(float v, std::int64_t index, std::int64_t cols) {
+GPUPRIMS_HD MinEntry to_min_entry(std::uint32_t key, std::int64_t index, std::int64_t cols) {
   if (index == kNoIndex) return MinEntry{float_from_bits(0x7f800000u), -1, -1};
-  return MinEntry{v, index / cols, index % cols};
+  return MinEntry{value_from_key(key), index / cols, index % cols};
 }
 
 GPUPRIMS_HD Top2 to_top2(const Top2Partial& p, std::int64_t cols) {
-  return Top2{to_min_entry(p.v0, p.i0, cols), to_min_entry(p.v1, p.i1, cols)};
+  return Top2{to_min_entry(p.k0, p.i0, cols), to_min_entry(p.k1, p.i1, cols)};
 }
 
 }  // namespace gpuprims::detail
