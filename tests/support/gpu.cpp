@@ -30,4 +30,12 @@ std::size_t gpu_free_bytes() {
   return free_bytes;
 }
 
+int sm_count() {
+  int device = 0, sms = 1;
+  if (cudaGetDevice(&device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess)
+    return 1;
+  return sms;
+}
+
 }  // namespace gpuprims::test

@@ -13,6 +13,8 @@ bool gpu_present();
 std::string gpu_name();
 // Free device memory in bytes (0 without a device).
 std::size_t gpu_free_bytes();
+// Multiprocessors of the current device (1 without a device).
+int sm_count();
 
 }  // namespace gpuprims::test
 

@@ -30,13 +30,7 @@ namespace rd = gpuprims::reduce::detail;
 using gpuprims::test::Dist;
 using gpuprims::test::GuardedArray;
 
-int sm_count() {
-  int device = 0, sms = 1;
-  if (cudaGetDevice(&device) != cudaSuccess ||
-      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess)
-    return 1;
-  return sms;
-}
+using gpuprims::test::sm_count;
 
 rc::Gen<std::int64_t> gen_n() {
   std::vector<std::int64_t> edges;

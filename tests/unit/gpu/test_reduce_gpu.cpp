@@ -30,13 +30,7 @@ using gpuprims::reduce::kAllAlgorithms;
 namespace rd = gpuprims::reduce::detail;
 using gpuprims::test::GuardedArray;
 
-int sm_count() {
-  int device = 0, sms = 1;
-  if (cudaGetDevice(&device) != cudaSuccess ||
-      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess)
-    return 1;
-  return sms;
-}
+using gpuprims::test::sm_count;
 
 // design.md's bound, c = 2, with the plan's chain lengths (the largest over every occupancy the
 // library may measure on this GPU).

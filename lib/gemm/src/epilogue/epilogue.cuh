@@ -60,20 +60,7 @@ class Epilogue {
   __device__ __forceinline__ void apply4(std::int64_t r, std::int64_t c, float4 acc) {
     if (r >= p_.m) return;
     if (p_.c_vec4 && c + 3 < p_.n) {
-      float* dst = p_.C + r * p_.ldc + c;
-      float4 v = make_float4(p_.alpha * acc.x, p_.alpha * acc.y, p_.alpha * acc.z, p_.alpha * acc.w);
-      if (p_.beta != 0.0f) {
-        const float4 old = *reinterpret_cast<const float4*>(dst);
-        v.x = fmaf(p_.beta, old.x, v.x);
-        v.y = fmaf(p_.beta, old.y, v.y);
-        v.z = fmaf(p_.beta, old.z, v.z);
-        v.w = fmaf(p_.beta, old.w, v.w);
-      }
-      if (p_.store) *reinterpret_cast<float4*>(dst) = v;
-      rank(v.x, r, c);
-      rank(v.y, r, c + 1);
-      rank(v.z, r, c + 2);
-      rank(v.w, r, c + 3);
+      apply4_interior(r, c, acc);
     } else {
       apply1(r, c, acc.x);
       apply1(r, c + 1, acc.y);

@@ -10,14 +10,16 @@
 
 namespace gpuprims::detail {
 
-template <EpilogueMode kMode>
+// One output per thread in 32 x 32 blocks. kXWalksRows: threadIdx.x picks the row (rung 1) or the
+// column (rung 2, coalesced); that one choice is the difference between the two rungs.
+template <bool kXWalksRows, EpilogueMode kMode>
 __global__ void __launch_bounds__(SimpleTiling::kTile * SimpleTiling::kTile, 1)
-    naive_kernel(GemmOperands op, EpilogueParams ep) {
-  const auto [m, n, k, A, lda, B, ldb] = op;
+    one_output_per_thread_kernel(GemmOperands op, EpilogueParams ep) {
   constexpr int T = SimpleTiling::kTile;
+  const auto [m, n, k, A, lda, B, ldb] = op;
   const TileCoord tile = tile_coord(blockIdx.x, ceil_div<std::int64_t>(m, T), ceil_div<std::int64_t>(n, T), 1);
-  const std::int64_t row = tile.tm * T + threadIdx.x;  // x walks rows: uncoalesced on purpose
-  const std::int64_t col = tile.tn * T + threadIdx.y;
+  const std::int64_t row = tile.tm * T + (kXWalksRows ? threadIdx.x : threadIdx.y);
+  const std::int64_t col = tile.tn * T + (kXWalksRows ? threadIdx.y : threadIdx.x);
   float acc = 0.0f;
   if (row < m && col < n) {
     const float* a = A + row * lda;
@@ -29,13 +31,16 @@ __global__ void __launch_bounds__(SimpleTiling::kTile * SimpleTiling::kTile, 1)
   epi.template finish<T * T>(threadIdx.y * T + threadIdx.x);
 }
 
-inline Status launch_naive(const GemmCall& c) {
+template <bool kXWalksRows>
+Status launch_one_output_per_thread(const GemmCall& c) {
   constexpr int T = SimpleTiling::kTile;
   unsigned blocks = 0;
   GPUPRIMS_TRY(tile_grid(c, T, T, &blocks));
   return launch_by_epilogue(c, [&](auto mode) {
-    naive_kernel<decltype(mode)::value><<<blocks, dim3(T, T), 0, c.stream>>>(c.op, c.epi);
+    one_output_per_thread_kernel<kXWalksRows, decltype(mode)::value><<<blocks, dim3(T, T), 0, c.stream>>>(c.op, c.epi);
   });
 }
+
+inline Status launch_naive(const GemmCall& c) { return launch_one_output_per_thread<true>(c); }
 
 }  // namespace gpuprims::detail
