@@ -4,17 +4,21 @@
 //   fused                  sgemm_top2_argmin storing C
 //   fused_no_store         sgemm_top2_argmin with C == nullptr (only A and B are read)
 //   ours_sgemm_plain / cublas_sgemm_plain   the GEMM alone, for reference
+// --configs adds fused_no_store@<config> rows: the fused kernel forced onto each tuned configuration.
 // Same process, same timer (L2 flushed, median of 25). JSON with speedups over cublas+cub.
 #include <cub/device/device_reduce.cuh>
 #include <gpuprims/gemm.hpp>
 #include <gpuprims/reduce.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <functional>
 #include <string>
 #include <vector>
 
 #include "bench_data.cuh"
+#include "gemm/src/gemm_internal.hpp"
 #include "harness.hpp"
 
 namespace {
@@ -44,6 +48,8 @@ void ok(gpuprims::Status s, const char* what) {
 
 int main(int argc, char** argv) {
   const Args args = parse_args(argc, argv, "top2.json");
+  bool per_config = false;
+  for (int i = 1; i < argc; ++i) per_config = per_config || std::strcmp(argv[i], "--configs") == 0;
   GpuInfo gpu;
   if (!gpu_info(&gpu)) return 2;
   TimingOptions opt;
@@ -73,7 +79,9 @@ int main(int argc, char** argv) {
     BENCH_CUDA(cub::DeviceReduce::ArgMin(nullptr, cub_bytes, C, min_val, min_idx, count, stream));
     void* cub_ws = nullptr;
     BENCH_CUDA(cudaMalloc(&cub_ws, cub_bytes));
-    const std::size_t fused_bytes = gpuprims::gemm::top2_workspace_bytes(m, n, k);
+    std::size_t fused_bytes = gpuprims::gemm::top2_workspace_bytes(m, n, k);
+    for (const auto& cfg : gpuprims::detail::kTunedConfigs)
+      fused_bytes = std::max(fused_bytes, gpuprims::detail::top2_workspace_for(m, n, cfg));
     const std::size_t twin_bytes = gpuprims::reduce::top2_argmin_workspace_bytes(m, n);
     void *fused_ws = nullptr, *twin_ws = nullptr;
     BENCH_CUDA(cudaMalloc(&fused_ws, fused_bytes));
@@ -114,10 +122,10 @@ int main(int argc, char** argv) {
     if (!twin_agrees) std::fprintf(stderr, "[bench] WARNING fused and unfused top-2 disagree\n");
 
     struct Path {
-      const char* name;
+      std::string name;
       std::function<void()> run;
     };
-    const Path paths[] = {{"cublas+cub_argmin_x2", cublas_cub},
+    std::vector<Path> paths = {{"cublas+cub_argmin_x2", cublas_cub},
                           {"ours_sgemm+ours_top2", ours_unfused},
                           {"fused", [&] { fused(C); }},
                           {"fused_no_store", [&] { fused(nullptr); }},
@@ -128,15 +136,22 @@ int main(int argc, char** argv) {
                                 "sgemm");
                            }},
                           {"cublas_sgemm_plain", [&] { cublas_sgemm_rowmajor(handle, m, n, k, 1.0f, A, B, 0.0f, C); }}};
+    if (per_config)
+      for (const auto& cfg : gpuprims::detail::kTunedConfigs)
+        paths.push_back({std::string("fused_no_store@") + cfg.name, [&, entry = &cfg] {
+                           const gpuprims::detail::SgemmArgs a{m, n, k, 1.0f, A, k, B, n, 0.0f, nullptr, n,
+                                                               gpuprims::gemm::Algorithm::tuned, top2, true};
+                           ok(gpuprims::detail::sgemm_run(a, entry, fused_ws, fused_bytes, stream), "forced");
+                         }});
     double vendor_ms = 0;
     const std::string shape = std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k);
     for (const Path& p : paths) {
       const Timing t = timer.time(p.run, opt);
       if (vendor_ms == 0) vendor_ms = t.median_ms;
       progress("top2 " + shape + " " + p.name, t.median_ms);
-      std::printf("%-18s %-22s %10.4f ms  %6.2fx vs cublas+cub\n", shape.c_str(), p.name, t.median_ms,
+      std::printf("%-18s %-22s %10.4f ms  %6.2fx vs cublas+cub\n", shape.c_str(), p.name.c_str(), t.median_ms,
                   vendor_ms / t.median_ms);
-      report.add({{"path", std::string(p.name)}, {"m", m}, {"n", n}, {"k", k}, {"time_ms", t.median_ms},
+      report.add({{"path", p.name}, {"m", m}, {"n", n}, {"k", k}, {"time_ms", t.median_ms},
                   {"speedup_vs_cublas_cub", vendor_ms / t.median_ms}, {"fused_equals_unfused", twin_agrees},
                   {"positions_equal_cub", cub_agrees}});
     }

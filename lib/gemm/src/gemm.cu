@@ -9,6 +9,7 @@
 #include "gemm/src/detail/tile_index.hpp"
 #include "gemm/src/gemm_internal.hpp"
 #include "gemm/src/tuned_pick.hpp"
+#include "reduce/src/block/top2_atomic.cuh"
 #include "reduce/src/block/top2_grid.cuh"
 #include "reduce/src/top2_internal.hpp"
 
@@ -79,11 +80,19 @@ Status sgemm_run(const SgemmArgs& a, const RungEntry* forced, void* workspace, s
   c.epi.store = a.C != nullptr;
   c.epi.c_vec4 = a.C == nullptr || (is_aligned(a.C, 16) && a.ldc % 4 == 0);
   c.stream = stream;
-  if (a.want_top2) {
+  const RungEntry& run = product ? rung : scale_only_rung();
+  if (c.mode == EpilogueMode::top2_packed) {
+    // The workspace's first 16 bytes are the atomic merge's two words (top2_atomic.cuh).
+    c.epi.top2_atomic.words = static_cast<unsigned long long*>(workspace);
+    GPUPRIMS_TRY(top2_atomic_begin(c.epi.top2_atomic.words, stream));
+    GPUPRIMS_TRY(run.run(c));
+    return top2_atomic_end(c.epi.top2_atomic.words, a.top2, a.n, stream);
+  }
+  if (c.mode == EpilogueMode::top2_wide) {
     GPUPRIMS_CUDA_TRY(cudaMemsetAsync(workspace, 0, sizeof(unsigned int), stream));
     c.epi.top2 = top2_grid_args(workspace, a.top2, a.n);
   }
-  return product ? rung.run(c) : scale_only_rung().run(c);
+  return run.run(c);
 }
 
 }  // namespace detail

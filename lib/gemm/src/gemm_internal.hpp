@@ -15,8 +15,10 @@ namespace gpuprims::detail {
 // The rung (or tuned configuration) that serves algo for an m x n x k product.
 const RungEntry& rung_for(gemm::Algorithm algo, std::int64_t m, std::int64_t n, std::int64_t k);
 
-// Top-2 scratch for an m x n output served by rung: one partial per block of whichever kernel the call
-// launches (the rung's, or the scale-only path's when k == 0 or alpha == 0).
+// Top-2 scratch for an m x n output served by rung: enough for the last-block-done merge (one partial
+// per block of whichever kernel the call launches: the rung's, or the scale-only path's when k == 0 or
+// alpha == 0), which outputs of 2^32+ entries take; smaller ones use its first 16 bytes (two packed
+// words, top2_atomic.cuh).
 std::size_t top2_workspace_for(std::int64_t m, std::int64_t n, const RungEntry& rung);
 
 // Validates, then runs `forced` if given, else the rung algo selects. Workspace only for top-2.

@@ -53,7 +53,11 @@ using TunedConfig3 = WarpTileConfig<256, 128, 8, 64, 64, 1>;
 using TunedConfig4 = WarpTileConfig<64, 128, 16, 32, 64, 3>;
 using TunedConfig5 = WarpTileConfig<64, 64, 16, 32, 32, 4>;
 using TunedConfig6 = WarpTileConfig<32, 64, 32, 32, 32, 4>;
-// (128x256 and 256x128 with BK = 16 were measured on an H200 and never beat BK = 8: not kept.)
+
+// Measured and not kept: 128x256 and 256x128 with BK = 16 (H200: never beat BK = 8); 128x128x8 at 2
+// blocks per SM (H100: spills under the 128-register cap, 39.9 vs 46.2 TFLOP/s at 4096^3); a
+// persistent form of configs 2 and 4 that loads a block's next tile during its last slab (H100: never
+// the fastest on any autotune shape; at 16384^2 x 64, 36.4 vs 38.4 TFLOP/s for config 4).
 inline constexpr int kNumTunedConfigs = 7;
 
 }  // namespace gpuprims::detail

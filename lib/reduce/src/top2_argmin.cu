@@ -8,6 +8,7 @@
 #include "common/src/device_buffer.hpp"
 #include "common/src/device_info.hpp"
 #include "common/src/math.hpp"
+#include "reduce/src/block/top2_atomic.cuh"
 #include "reduce/src/block/top2_grid.cuh"
 #include "reduce/src/top2_internal.hpp"
 #include "reduce/src/top2_plan.hpp"
@@ -17,6 +18,12 @@ namespace detail {
 namespace {
 
 __global__ void top2_write_empty_kernel(Top2* out) { *out = to_top2(Top2Partial::empty(), 1); }
+
+__global__ void top2_atomic_end_kernel(const unsigned long long* words, Top2* out, std::int64_t cols) {
+  Top2Partial result = Top2Partial::empty();
+  PackedTop2{words[0], words[1]}.merge_into(result);
+  *out = to_top2(result, cols);
+}
 
 // Contiguous entries (ld == cols): the linear index is the position itself. 16-byte loads when the
 // pointer allows; the first `head` entries (up to the 16-byte boundary) are taken one by one.
@@ -72,6 +79,17 @@ Status validate_top2(const float* in, std::int64_t rows, std::int64_t cols, std:
 }
 
 }  // namespace
+
+Status top2_atomic_begin(unsigned long long* words, cudaStream_t stream) {
+  GPUPRIMS_CUDA_TRY(cudaMemsetAsync(words, 0xff, kTop2AtomicWorkspaceBytes, stream));
+  return Status::success;
+}
+
+Status top2_atomic_end(const unsigned long long* words, Top2* d_out, std::int64_t cols, cudaStream_t stream) {
+  top2_atomic_end_kernel<<<1, 1, 0, stream>>>(words, d_out, cols);
+  GPUPRIMS_LAUNCH_CHECK();
+  return Status::success;
+}
 
 Status write_empty_top2(Top2* d_out, cudaStream_t stream) {
   top2_write_empty_kernel<<<1, 1, 0, stream>>>(d_out);

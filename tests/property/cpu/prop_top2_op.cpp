@@ -1,6 +1,7 @@
 // RapidCheck over the top-2 combine's algebra on the CPU: the merge of partial results over disjoint
 // positions is commutative and associative, and any split of a sequence merged in any order gives the
-// first two of a stable sort by (value, NaN last, index).
+// first two of a stable sort by (value, NaN last, index). The same for the packed words and the
+// atomic grid merge, under any interleaving of its steps and any timing of the bound reads.
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
@@ -84,6 +85,76 @@ RC_GTEST_PROP(Top2OpProperty, PackedFormAgreesWithInsertion, ()) {
   d::Top2Partial from_packed = d::Top2Partial::empty();
   packed.merge_into(from_packed);
   RC_ASSERT(same(from_packed, exact));
+}
+
+d::Top2Partial unpacked(const d::PackedTop2& p) {
+  d::Top2Partial r = d::Top2Partial::empty();
+  p.merge_into(r);
+  return r;
+}
+
+d::PackedTop2 packed_of(const std::vector<float>& v, std::uint32_t first_index) {
+  d::PackedTop2 p;
+  for (std::size_t i = 0; i < v.size(); ++i)
+    p.add(d::PackedTop2::pack(d::order_key(v[i]), first_index + static_cast<std::uint32_t>(i)));
+  return p;
+}
+
+RC_GTEST_PROP(Top2OpProperty, PackedMergeAgreesWithTheGeneralMerge, ()) {
+  const auto x = *rc::gen::container<std::vector<float>>(interesting_float());
+  const auto y = *rc::gen::container<std::vector<float>>(interesting_float());
+  const auto first_y = static_cast<std::uint32_t>(x.size());
+  const d::PackedTop2 a = packed_of(x, 0), b = packed_of(y, first_y);
+  const d::Top2Partial general = d::Top2Merge{}(partial_of(x, 0), partial_of(y, first_y));
+  RC_ASSERT(same(unpacked(d::PackedTop2::merge(a, b)), general));
+  RC_ASSERT(same(unpacked(d::PackedTop2::merge(b, a)), general));
+}
+
+// A model of the fused epilogue's grid merge (top2_atomic.cuh): "warps" own contiguous pieces of the
+// entries; each one reads the bound from `second` at some moment, ranks only the entries that may
+// enter, then does its two atomicMin steps. A random schedule interleaves the steps of all warps.
+RC_GTEST_PROP(Top2OpProperty, AtomicGridMergeIsExactUnderAnySchedule, ()) {
+  const auto v = *rc::gen::container<std::vector<float>>(interesting_float());
+  const auto warps = *rc::gen::inRange<std::size_t>(1, 8);
+  struct Warp {
+    std::size_t begin, end;
+    int step = 0;  // 0: read the bound and rank, 1: atomicMin(best), 2: atomicMin(second), 3: done
+    d::PackedTop2 pair;
+    std::uint64_t old_best = 0;
+  };
+  std::vector<Warp> ws;
+  const std::size_t piece = v.size() / warps + 1;
+  for (std::size_t b = 0; b < v.size(); b += piece) {
+    Warp w;
+    w.begin = b;
+    w.end = std::min(v.size(), b + piece);
+    ws.push_back(w);
+  }
+  std::uint64_t best = ~std::uint64_t{0}, second = ~std::uint64_t{0};
+  auto running = [&] {
+    std::vector<std::size_t> r;
+    for (std::size_t i = 0; i < ws.size(); ++i)
+      if (ws[i].step < 3) r.push_back(i);
+    return r;
+  };
+  for (auto live = running(); !live.empty(); live = running()) {
+    Warp& w = ws[live[*rc::gen::inRange<std::size_t>(0, live.size())]];
+    if (w.step == 0) {
+      const float bound = d::top2_bound_of(second);
+      for (std::size_t i = w.begin; i < w.end; ++i)
+        if (d::top2_may_enter(v[i], bound))
+          w.pair.add(d::PackedTop2::pack(d::order_key(v[i]), static_cast<std::uint32_t>(i)));
+      w.step = w.pair.w0 == ~std::uint64_t{0} ? 3 : 1;  // nothing to push
+    } else if (w.step == 1) {
+      w.old_best = best;
+      best = std::min(best, w.pair.w0);
+      w.step = 2;
+    } else {
+      second = std::min(second, d::top2_second_candidate(w.old_best, w.pair.w0, w.pair.w1));
+      w.step = 3;
+    }
+  }
+  RC_ASSERT(same(unpacked(d::PackedTop2{best, second}), partial_of(v, 0)));
 }
 
 RC_GTEST_PROP(Top2OpProperty, KeyRoundTripsExceptSignedZeroAndNanPayload, (float v)) {

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 
+#include "reduce/src/block/top2_atomic.cuh"
 #include "reduce/src/block/top2_grid.cuh"
 
 namespace gpuprims::detail {
@@ -21,11 +22,13 @@ struct EpilogueParams {
   std::int64_t n;
   bool store;
   bool c_vec4;  // C is 16-byte aligned and ldc % 4 == 0: 4 consecutive columns move as one float4
-  Top2GridArgs top2;
+  Top2GridArgs top2;          // top2_wide: last block done over per-block partials
+  Top2AtomicArgs top2_atomic;  // top2_packed: atomics on two packed words
 };
 
 // What a kernel's epilogue is compiled for: storing C only, or also ranking the top-2, with packed
-// (key, 32-bit index) words when the output has fewer than 2^32 entries, else with 64-bit indices.
+// (key, 32-bit index) words merged by atomics when the output has fewer than 2^32 entries, else with
+// 64-bit indices merged by the last block.
 // Separate instantiations keep each kernel's code to what it runs (one kernel holding both ranking
 // paths was measured 12% slower on an H200 from instruction-fetch stalls alone).
 enum class EpilogueMode { store, top2_packed, top2_wide };

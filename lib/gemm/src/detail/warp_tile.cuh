@@ -11,10 +11,16 @@
 
 namespace gpuprims::detail {
 
+// The depth of the slab that starts with k_left of the k dimension still to go: BK, or the tail.
+template <int BK>
+__device__ __forceinline__ int slab_depth(std::int64_t k_left) {
+  return k_left < BK ? static_cast<int>(k_left) : BK;
+}
+
 // One thread's share of a slab: Cfg::kAVecs float4 of A (rows a_row + i * kARowStep, slab columns
 // a_k4..a_k4+3) and Cfg::kBVecs float4 of B (slab rows b_row + i * kBRowStep, columns b_c4..b_c4+3).
-// Its state is two pointers that advance one slab per load and the counts that bound them, so it
-// costs few registers next to the accumulators.
+// Its state is two pointers that advance one slab per load and 32-bit edge facts (the caller passes
+// each slab's depth), so it costs few registers next to the accumulators.
 template <class Cfg, bool kVec>
 class SlabLoader {
   static constexpr int BM = Cfg::BM, BN = Cfg::BN, BK = Cfg::BK;
@@ -35,22 +41,19 @@ class SlabLoader {
     for (int i = 0; i < Cfg::kAVecs; ++i) a_rows_ok_ |= (row0 + a_row_ + i * kARowStep < op.m ? 1u : 0u) << i;
     const std::int64_t cols_left = op.n - (col0 + b_c4_);
     b_cols_ = static_cast<int>(cols_left < 0 ? 0 : (cols_left > 4 ? 4 : cols_left));
-    a_k_left_ = op.k - a_k4_;
-    b_k_left_ = op.k - b_row_;
   }
 
-  // Global -> registers for the next slab (slab 0 first), then step to the one after.
-  __device__ __forceinline__ void load(const GemmOperands& op) {
+  // Global -> registers for the next slab (slab 0 first), `depth` (1..BK) deep, then step to the one
+  // after.
+  __device__ __forceinline__ void load(const GemmOperands& op, int depth) {
 #pragma unroll
     for (int i = 0; i < Cfg::kAVecs; ++i)
-      a_[i] = load4_valid<kVec>(a_ptr_ + i * kARowStep * op.lda, (a_rows_ok_ >> i) & 1u, a_k_left_);
+      a_[i] = load4_valid<kVec>(a_ptr_ + i * kARowStep * op.lda, (a_rows_ok_ >> i) & 1u, depth - a_k4_);
 #pragma unroll
     for (int i = 0; i < Cfg::kBVecs; ++i)
-      b_[i] = load4_valid<kVec>(b_ptr_ + i * kBRowStep * op.ldb, i * kBRowStep < b_k_left_, b_cols_);
+      b_[i] = load4_valid<kVec>(b_ptr_ + i * kBRowStep * op.ldb, b_row_ + i * kBRowStep < depth, b_cols_);
     a_ptr_ += BK;
     b_ptr_ += BK * op.ldb;
-    a_k_left_ -= BK;
-    b_k_left_ -= BK;
   }
 
   // Registers -> shared memory (A transposed through the swizzled layout, B as is).
@@ -74,7 +77,6 @@ class SlabLoader {
   const float* b_ptr_;
   unsigned a_rows_ok_;
   int b_cols_;
-  std::int64_t a_k_left_, b_k_left_;
   float4 a_[Cfg::kAVecs];
   float4 b_[Cfg::kBVecs];
 };
@@ -118,7 +120,7 @@ __device__ __forceinline__ void warp_tile_fma(const float* As, const float* Bs, 
 }
 
 // The register tile through the epilogue, four columns at a time (coalesced 16-byte stores), by
-// store4(r, c, float4).
+// store4(r, c, float4, i, j) where (i, j) is the first of the four registers in acc.
 template <class Cfg, class Store4>
 __device__ __forceinline__ void for_each_vec4(const float (&acc)[Cfg::TM][Cfg::TN], const WarpTilePosition<Cfg>& pos,
                                               std::int64_t row0, std::int64_t col0, Store4&& store4) {
@@ -130,21 +132,41 @@ __device__ __forceinline__ void for_each_vec4(const float (&acc)[Cfg::TM][Cfg::T
       for (int sn = 0; sn < Cfg::kSubN; ++sn) {
         const float* v = &acc[sm * 4 + i][sn * 4];
         store4(row0 + pos.wm + sm * 16 + pos.tr * 4 + i, col0 + pos.wn + sn * 32 + pos.tc * 4,
-               make_float4(v[0], v[1], v[2], v[3]));
+               make_float4(v[0], v[1], v[2], v[3]), sm * 4 + i, sn * 4);
       }
 }
 
 // Blocks whose tile lies inside C take the unchecked form (see Epilogue::interior); the branch sits
 // outside the loops so each form's code is contiguous and an interior block fetches only its own.
+// The packed top-2 form of an interior tile computes (and stores) every value first and votes once
+// for the whole tile: one predicate instruction per result, and warps without a candidate - all but
+// the first few once the grid's bound is tight - skip the ranking entirely.
 template <class Cfg, EpilogueMode kMode>
 __device__ __forceinline__ void warp_tile_epilogue(Epilogue<kMode>& epi, const float (&acc)[Cfg::TM][Cfg::TN],
                                                    const WarpTilePosition<Cfg>& pos, std::int64_t row0,
                                                    std::int64_t col0) {
   if (epi.interior(row0, col0, Cfg::BM, Cfg::BN)) {
-    for_each_vec4<Cfg>(acc, pos, row0, col0,
-                       [&](std::int64_t r, std::int64_t c, float4 v) { epi.apply4_interior(r, c, v); });
+    if constexpr (kMode == EpilogueMode::top2_packed) {
+      float values[Cfg::TM][Cfg::TN];
+      bool candidate = false;
+      for_each_vec4<Cfg>(acc, pos, row0, col0, [&](std::int64_t r, std::int64_t c, float4 a, int i, int j) {
+        const float4 v = epi.value4_interior(r, c, a);
+        candidate |= epi.may_enter4(v);
+        values[i][j] = v.x;
+        values[i][j + 1] = v.y;
+        values[i][j + 2] = v.z;
+        values[i][j + 3] = v.w;
+      });
+      if (__any_sync(kFullMask, candidate))
+        for_each_vec4<Cfg>(values, pos, row0, col0,
+                           [&](std::int64_t r, std::int64_t c, float4 v, int, int) { epi.rank4_packed(r, c, v); });
+    } else {
+      for_each_vec4<Cfg>(acc, pos, row0, col0,
+                         [&](std::int64_t r, std::int64_t c, float4 v, int, int) { epi.apply4_interior(r, c, v); });
+    }
   } else {
-    for_each_vec4<Cfg>(acc, pos, row0, col0, [&](std::int64_t r, std::int64_t c, float4 v) { epi.apply4(r, c, v); });
+    for_each_vec4<Cfg>(acc, pos, row0, col0,
+                       [&](std::int64_t r, std::int64_t c, float4 v, int, int) { epi.apply4(r, c, v); });
   }
 }
 

@@ -20,13 +20,14 @@ __global__ void __launch_bounds__(SimpleTiling::kTile * SimpleTiling::kTile, 1)
   const TileCoord tile = tile_coord(blockIdx.x, ceil_div<std::int64_t>(m, T), ceil_div<std::int64_t>(n, T), 1);
   const std::int64_t row = tile.tm * T + (kXWalksRows ? threadIdx.x : threadIdx.y);
   const std::int64_t col = tile.tn * T + (kXWalksRows ? threadIdx.y : threadIdx.x);
+  const float prefetched = Epilogue<kMode>::prefetch(ep);
   float acc = 0.0f;
   if (row < m && col < n) {
     const float* a = A + row * lda;
     const float* b = B + col;
     for (std::int64_t p = 0; p < k; ++p) acc += a[p] * b[p * ldb];
   }
-  Epilogue<kMode> epi(ep);
+  Epilogue<kMode> epi(ep, prefetched);
   epi.apply1(row, col, acc);
   epi.template finish<T * T>(threadIdx.y * T + threadIdx.x);
 }

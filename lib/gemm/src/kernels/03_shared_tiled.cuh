@@ -23,6 +23,7 @@ __global__ void __launch_bounds__(SimpleTiling::kTile * SimpleTiling::kTile, 1)
   const int tx = threadIdx.x, ty = threadIdx.y;
   const std::int64_t row = tile.tm * T + ty;
   const std::int64_t col = tile.tn * T + tx;
+  const float prefetched = Epilogue<kMode>::prefetch(ep);
   float acc = 0.0f;
   for (std::int64_t k0 = 0; k0 < k; k0 += T) {
     As[ty][tx] = load_or_zero(A, lda, row, k0 + tx, m, k);
@@ -32,7 +33,7 @@ __global__ void __launch_bounds__(SimpleTiling::kTile * SimpleTiling::kTile, 1)
     for (int p = 0; p < T; ++p) acc += As[ty][p] * Bs[p][tx];
     __syncthreads();
   }
-  Epilogue<kMode> epi(ep);
+  Epilogue<kMode> epi(ep, prefetched);
   epi.apply1(row, col, acc);
   epi.template finish<T * T>(ty * T + tx);
 }

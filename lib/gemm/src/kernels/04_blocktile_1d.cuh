@@ -28,6 +28,7 @@ __global__ void __launch_bounds__(BlockTile1DConfig::kThreads)
   const int a_row = tid / BK, a_col = tid % BK;
   const int b_row = tid / BN, b_col = tid % BN;
 
+  const float prefetched = Epilogue<kMode>::prefetch(ep);
   float acc[TM] = {};
   for (std::int64_t k0 = 0; k0 < k; k0 += BK) {
     As[a_row * BK + a_col] = load_or_zero(A, lda, row0 + a_row, k0 + a_col, m, k);
@@ -41,7 +42,7 @@ __global__ void __launch_bounds__(BlockTile1DConfig::kThreads)
     }
     __syncthreads();
   }
-  Epilogue<kMode> epi(ep);
+  Epilogue<kMode> epi(ep, prefetched);
 #pragma unroll
   for (int i = 0; i < TM; ++i) epi.apply1(row0 + thread_row * TM + i, col0 + thread_col, acc[i]);
   epi.template finish<Cfg::kThreads>(tid);

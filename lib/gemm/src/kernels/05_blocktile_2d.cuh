@@ -30,6 +30,7 @@ __global__ void __launch_bounds__(BlockTile2DConfig::kThreads)
   const int b_row = tid / BN, b_col = tid % BN;
   constexpr int kARowStride = kThreads / BK, kBRowStride = kThreads / BN;
 
+  const float prefetched = Epilogue<kMode>::prefetch(ep);
   float acc[TM][TN] = {};
   float reg_m[TM], reg_n[TN];
   for (std::int64_t k0 = 0; k0 < k; k0 += BK) {
@@ -53,7 +54,7 @@ __global__ void __launch_bounds__(BlockTile2DConfig::kThreads)
     }
     __syncthreads();
   }
-  Epilogue<kMode> epi(ep);
+  Epilogue<kMode> epi(ep, prefetched);
 #pragma unroll
   for (int i = 0; i < TM; ++i)
 #pragma unroll

@@ -36,6 +36,7 @@ __global__ void __launch_bounds__(BlockTile2DConfig::kThreads)
   const float* b_src = B + static_cast<std::int64_t>(b_row) * ldb + col0 + b_c4;
   const bool a_row_ok = row0 + a_row < m;
 
+  const float prefetched = Epilogue<kMode>::prefetch(ep);
   float acc[TM][TN] = {};
   for (std::int64_t k0 = 0; k0 < k; k0 += BK) {
     const float4 a = load4_valid<kVec>(a_src + k0, a_row_ok, k - (k0 + a_k4));
@@ -61,7 +62,7 @@ __global__ void __launch_bounds__(BlockTile2DConfig::kThreads)
     }
     __syncthreads();
   }
-  Epilogue<kMode> epi(ep);
+  Epilogue<kMode> epi(ep, prefetched);
 #pragma unroll
   for (int i = 0; i < TM; ++i) {
     const std::int64_t r = row0 + thread_row * TM + i, c = col0 + thread_col * TN;

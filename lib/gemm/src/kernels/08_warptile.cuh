@@ -25,15 +25,16 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocksPerSm)
   Loader loader(op, row0, col0, tid);
   const WarpTilePosition<Cfg> pos(tid);
 
+  const float prefetched = Epilogue<kMode>::prefetch(ep);
   float acc[Cfg::TM][Cfg::TN] = {};
-  for (std::int64_t k0 = 0; k0 < op.k; k0 += Cfg::BK) {
-    loader.load(op);
+  for (std::int64_t k_left = op.k; k_left > 0; k_left -= Cfg::BK) {
+    loader.load(op, slab_depth<Cfg::BK>(k_left));
     loader.store(As, Bs);
     __syncthreads();
     warp_tile_fma<Cfg>(As, Bs, pos, acc);
     __syncthreads();
   }
-  Epilogue<kMode> epi(ep);
+  Epilogue<kMode> epi(ep, prefetched);
   warp_tile_epilogue<Cfg>(epi, acc, pos, row0, col0);
   epi.template finish<Cfg::kThreads>(tid);
 }

@@ -29,22 +29,24 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocksPerSm)
   Loader loader(op, row0, col0, tid);
   const WarpTilePosition<Cfg> pos(tid);
 
+  const float prefetched = Epilogue<kMode>::prefetch(ep);
   float acc[Cfg::TM][Cfg::TN] = {};
-  const std::int64_t slabs = ceil_div<std::int64_t>(op.k, Cfg::BK);  // >= 1: k == 0 never gets here
-  loader.load(op);
+  loader.load(op, slab_depth<Cfg::BK>(op.k));  // op.k >= 1: k == 0 never gets here
   loader.store(smem, smem + kAFloats);
   __syncthreads();
-  for (std::int64_t s = 0; s < slabs; ++s) {
-    float* const cur = smem + (s & 1) * kStage;
-    float* const next = smem + ((s + 1) & 1) * kStage;
-    const bool more = s + 1 < slabs;
-    if (more) loader.load(op);  // slab s + 1, in flight during the FMAs below
+  int stage = 0;
+  for (std::int64_t k_left = op.k; k_left > 0; k_left -= Cfg::BK, stage ^= 1) {
+    float* const cur = smem + stage * kStage;
+    float* const next = smem + (stage ^ 1) * kStage;
+    const bool more = k_left > Cfg::BK;
+    if (more) loader.load(op, slab_depth<Cfg::BK>(k_left - Cfg::BK));  // in flight during the FMAs below
     warp_tile_fma<Cfg>(cur, cur + kAFloats, pos, acc);
-    // The next stage was last read in iteration s - 1, which every thread left at the barrier below.
+    // The next stage was last read in the previous iteration, which every thread left at the barrier
+    // below.
     if (more) loader.store(next, next + kAFloats);
     __syncthreads();
   }
-  Epilogue<kMode> epi(ep);
+  Epilogue<kMode> epi(ep, prefetched);
   warp_tile_epilogue<Cfg>(epi, acc, pos, row0, col0);
   epi.template finish<Cfg::kThreads>(tid);
 }

@@ -121,12 +121,45 @@ struct PackedTop2 {
     w0 = lo;
     w1 = hi < w1 ? hi : w1;
   }
+  // The merge of two such pairs over disjoint entries: the smaller first word, then the smaller of
+  // the larger first word and both second words (a second word always exceeds its own first).
+  GPUPRIMS_HD static PackedTop2 merge(const PackedTop2& a, const PackedTop2& b) {
+    PackedTop2 r;
+    r.w0 = a.w0 < b.w0 ? a.w0 : b.w0;
+    const std::uint64_t loser = a.w0 < b.w0 ? b.w0 : a.w0;
+    const std::uint64_t seconds = a.w1 < b.w1 ? a.w1 : b.w1;
+    r.w1 = loser < seconds ? loser : seconds;
+    return r;
+  }
   // Into the general form, merged with what `into` already holds.
   GPUPRIMS_HD void merge_into(Top2Partial& into) const {
     if (w0 != ~std::uint64_t{0}) into.insert_keyed(static_cast<std::uint32_t>(w0 >> 32), static_cast<std::uint32_t>(w0));
     if (w1 != ~std::uint64_t{0}) into.insert_keyed(static_cast<std::uint32_t>(w1 >> 32), static_cast<std::uint32_t>(w1));
   }
 };
+
+struct PackedTop2Merge {
+  GPUPRIMS_HD PackedTop2 operator()(const PackedTop2& a, const PackedTop2& b) const { return PackedTop2::merge(a, b); }
+};
+
+// The grid-wide packed pair kept in two global words, `best` and `second`, both ~0 (empty) at the
+// start. A partial pair (w0 < w1) enters in two atomic steps:
+//   old = atomicMin(best, w0);   atomicMin(second, top2_second_candidate(old, w0, w1));
+// Every entry but the overall minimum reaches `second` (it either lost to `best`, or was displaced
+// from it and came back as `old`), and the minimum never does, so the final pair is exact for any
+// order and any interleaving of the steps. `second` only decreases, so an entry above a value once
+// read from it can never be in the result (see top2_may_enter).
+GPUPRIMS_HD std::uint64_t top2_second_candidate(std::uint64_t old_best, std::uint64_t w0, std::uint64_t w1) {
+  const std::uint64_t loser = old_best < w0 ? w0 : old_best;
+  return loser < w1 ? loser : w1;
+}
+
+// The value of a `second` word read at some time: an entry whose value v is larger (v > bound) ranks
+// after it, so after the final second too. NaN (an empty or NaN word) makes every entry a candidate.
+GPUPRIMS_HD float top2_bound_of(std::uint64_t second_word) {
+  return value_from_key(static_cast<std::uint32_t>(second_word >> 32));
+}
+GPUPRIMS_HD bool top2_may_enter(float v, float bound) { return !(v > bound); }
 
 // Linear index -> public entry. A missing entry is {+inf, -1, -1}.
 GPUPRIMS_HD MinEntry to_min_entry(std::uint32_t key, std::int64_t index, std::int64_t cols) {
