@@ -1,6 +1,6 @@
 // The fused top-2 argmin epilogue on every rung, and reduce::top2_argmin: ties, equal minima, +-0,
-// +-inf, NaN rows, tiny outputs, tails, strides, offsets, beta * C deciding, C not stored,
-// determinism; exact against the sorted reference on integer data, within the GEMM bound on random data.
+// +-inf, NaN rows, tiny outputs, tails, strides, offsets, beta * C deciding, C not stored, minima in
+// the last tiles to run, determinism; exact against the sorted reference on integer data, within the GEMM bound on random data.
 #include <gtest/gtest.h>
 
 #include <gpuprims/gemm.hpp>
@@ -139,6 +139,37 @@ TEST(Top2Fused, BetaTimesCDecidesTheMinimum) {
     EXPECT_EQ(run.top2.first.col, 139);
     EXPECT_EQ(run.top2.second.row, 3);
     EXPECT_EQ(run.top2.second.col, 1);
+  }
+}
+
+// C[r][c] = -r, and one entry lower still at the last (row, col): every tile improves on the tiles
+// before it, so the grid's bound keeps falling and the answer sits in the last tiles to run, beside
+// a row of ties. The packed merge must not prune any of it away.
+TEST(Top2Fused, MinimaInTheLastTilesWhileTheBoundFalls) {
+  GPUPRIMS_REQUIRE_GPU();
+  const t::GemmLayout l = t::make_layout(2000, 1500, 2);
+  t::GemmInputs in;
+  in.A.assign(static_cast<std::size_t>(l.m * l.lda), 0.0f);
+  in.B.assign(static_cast<std::size_t>(l.k * l.ldb), 0.0f);
+  in.C.assign(static_cast<std::size_t>(l.m * l.ldc), 0.0f);
+  for (std::int64_t r = 0; r < l.m; ++r) in.A[static_cast<std::size_t>(r * l.lda)] = -static_cast<float>(r);
+  in.A[static_cast<std::size_t>((l.m - 1) * l.lda + 1)] = 1.0f;
+  for (std::int64_t c = 0; c < l.n; ++c) in.B[static_cast<std::size_t>(c)] = 1.0f;
+  in.B[static_cast<std::size_t>(l.ldb + l.n - 1)] = -1.0f;
+  const float last_row = -static_cast<float>(l.m - 1);
+  for (Algorithm algo : kAllAlgorithms) {
+    for (bool store : {true, false}) {
+      SCOPED_TRACE(std::string(gpuprims::gemm::name(algo)) + (store ? " C stored" : " C not stored"));
+      const t::Top2Run run = t::run_sgemm_top2(l, in, algo, 1.0f, 0.0f, store);
+      ASSERT_STATUS(Status::success, run.status);
+      ASSERT_EQ(run.cuda_error, "");
+      EXPECT_EQ(run.top2.first.value, last_row - 1.0f);
+      EXPECT_EQ(run.top2.first.row, l.m - 1);
+      EXPECT_EQ(run.top2.first.col, l.n - 1);
+      EXPECT_EQ(run.top2.second.value, last_row);
+      EXPECT_EQ(run.top2.second.row, l.m - 1);
+      EXPECT_EQ(run.top2.second.col, 0);
+    }
   }
 }
 
