@@ -184,6 +184,28 @@ TEST(GemmSmemLayout, SwizzleIsABijectionAndRemovesStoreConflicts) {
   EXPECT_EQ((worst_store_conflict<d::PlainATile<128, 8>, 128, 8>()), 2);
 }
 
+// The compute loop's split of a fragment offset (a per-thread part chosen by lane_xor, plus a part
+// known at compile time) must equal the swizzled offset for every warp-tile row the configurations
+// use: m = wm + 16 * s + 4 * t with wm a multiple of 32.
+template <int BM, int BK>
+void expect_split_offset_matches() {
+  using S = d::SwizzledATile<BM, BK>;
+  for (int k = 0; k < BK; ++k)
+    for (int wm = 0; wm < BM; wm += 32)
+      for (int s = 0; 16 * s + wm < BM; ++s)
+        for (int t = 0; t < 4; ++t)
+          ASSERT_EQ(S::fixed_part(k, s) + S::lane_part(wm, t, S::lane_xor(k)), S::offset(k, wm + 16 * s + 4 * t))
+              << "BM " << BM << " BK " << BK << " k " << k << " wm " << wm << " s " << s << " t " << t;
+}
+
+TEST(GemmSmemLayout, SplitFragmentOffsetEqualsTheSwizzledOffset) {
+  expect_split_offset_matches<128, 8>();
+  expect_split_offset_matches<256, 8>();
+  expect_split_offset_matches<128, 16>();
+  expect_split_offset_matches<64, 16>();
+  expect_split_offset_matches<32, 32>();
+}
+
 TEST(GemmTunedPick, PicksAValidConfigurationForAnyShape) {
   for (std::int64_t m : {1, 100, 4096, 100000})
     for (std::int64_t n : {1, 300, 8192})

@@ -20,6 +20,18 @@ struct SwizzledATile {
   GPUPRIMS_HD static constexpr int offset(int k, int m) {
     return k * BM + ((((m >> 2) ^ xor_of(k))) << 2) + (m & 3);
   }
+
+  // The same offset split for the compute loop, for m = base + 16 * s + 4 * t with base % 32 == 0 and
+  // 0 <= t < 4: the xor's high bit only swaps sub-tile pairs (s ^ 1), which the unrolled loop folds
+  // into an immediate (fixed_part), and its low bits act on t alone, so a thread needs one register
+  // per distinct lane_xor (lane_part) instead of recomputing swizzled addresses every slab.
+  GPUPRIMS_HD static constexpr int fixed_part(int k, int s) {
+    return k * BM + 32 * (s >> 1) + 16 * ((s & 1) ^ (xor_of(k) >> 2));
+  }
+  GPUPRIMS_HD static constexpr int lane_xor(int k) { return xor_of(k) & 3; }
+  GPUPRIMS_HD static constexpr int lane_part(int base, int t, int lane_xor_bits) {
+    return base + 4 * (t ^ lane_xor_bits);
+  }
 };
 
 // The plain transposed layout of the rung below (bank conflicts on the transposing store).

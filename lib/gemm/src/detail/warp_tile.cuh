@@ -56,6 +56,19 @@ class SlabLoader {
     b_ptr_ += BK * op.ldb;
   }
 
+  // The same for a slab with no edge: every row and column exists and the slab is BK deep, so each
+  // float4 is one unconditional 16-byte load (kVec only). The caller makes sure (see
+  // slab_has_no_edge); in a large product this drops the edge tests from nearly every slab.
+  __device__ __forceinline__ void load_full(const GemmOperands& op) {
+    static_assert(kVec, "16-byte loads need the aligned form");
+#pragma unroll
+    for (int i = 0; i < Cfg::kAVecs; ++i) a_[i] = *reinterpret_cast<const float4*>(a_ptr_ + i * kARowStep * op.lda);
+#pragma unroll
+    for (int i = 0; i < Cfg::kBVecs; ++i) b_[i] = *reinterpret_cast<const float4*>(b_ptr_ + i * kBRowStep * op.ldb);
+    a_ptr_ += BK;
+    b_ptr_ += BK * op.ldb;
+  }
+
   // Registers -> shared memory (A transposed through the swizzled layout, B as is).
   __device__ __forceinline__ void store(float* As, float* Bs) const {
 #pragma unroll
@@ -81,17 +94,31 @@ class SlabLoader {
   float4 b_[Cfg::kBVecs];
 };
 
+// Whether every slab of the block tile at (row0, col0) can take SlabLoader::load_full: the tile lies
+// inside A, B and C, the loads are 16-byte ones, and k is a whole number of slabs.
+template <class Cfg, bool kVec>
+__device__ __forceinline__ bool slab_has_no_edge(const GemmOperands& op, std::int64_t row0, std::int64_t col0) {
+  return kVec && row0 + Cfg::BM <= op.m && col0 + Cfg::BN <= op.n && op.k % Cfg::BK == 0;
+}
+
 // Where a thread's results sit in the block tile: warp tile origin (wm, wn) and lane (tr, tc). Its
 // outputs are rows wm + sm * 16 + tr * 4 + i and columns wn + sn * 32 + tc * 4 + j.
+// a_lane[j] is the thread's part of its A fragment offsets in k rows with lane_xor j (see
+// SwizzledATile::fixed_part); b_lane the same for B, whose layout is plain.
 template <class Cfg>
 struct WarpTilePosition {
   int wm, wn, tr, tc;
+  int a_lane[4];
+  int b_lane;
   __device__ explicit WarpTilePosition(int tid) {
     const int warp = tid / 32, lane = tid % 32;
     wm = (warp / Cfg::kWarpsN) * Cfg::WM;
     wn = (warp % Cfg::kWarpsN) * Cfg::WN;
     tr = lane / Cfg::kThreadCols;
     tc = lane % Cfg::kThreadCols;
+#pragma unroll
+    for (int j = 0; j < 4; ++j) a_lane[j] = SwizzledATile<Cfg::BM, Cfg::BK>::lane_part(wm, tr, j);
+    b_lane = wn + tc * 4;
   }
 };
 
@@ -101,17 +128,19 @@ template <class Cfg>
 __device__ __forceinline__ void warp_tile_fma(const float* As, const float* Bs, const WarpTilePosition<Cfg>& pos,
                                               float (&acc)[Cfg::TM][Cfg::TN]) {
   using ATile = SwizzledATile<Cfg::BM, Cfg::BK>;
+  static_assert(Cfg::WM % 32 == 0, "warp tile rows start on a 32-row boundary (fixed_part's premise)");
 #pragma unroll
   for (int p = 0; p < Cfg::BK; ++p) {
     float a[Cfg::TM], b[Cfg::TN];
+    // = As[ATile::offset(p, wm + sm * 16 + tr * 4)], as a per-thread register plus an immediate.
+    const float* const a_row = As + pos.a_lane[ATile::lane_xor(p)];
 #pragma unroll
     for (int sm = 0; sm < Cfg::kSubM; ++sm)
-      *reinterpret_cast<float4*>(&a[sm * 4]) =
-          *reinterpret_cast<const float4*>(&As[ATile::offset(p, pos.wm + sm * 16 + pos.tr * 4)]);
+      *reinterpret_cast<float4*>(&a[sm * 4]) = *reinterpret_cast<const float4*>(a_row + ATile::fixed_part(p, sm));
 #pragma unroll
     for (int sn = 0; sn < Cfg::kSubN; ++sn)
       *reinterpret_cast<float4*>(&b[sn * 4]) =
-          *reinterpret_cast<const float4*>(&Bs[p * Cfg::BN + pos.wn + sn * 32 + pos.tc * 4]);
+          *reinterpret_cast<const float4*>(&Bs[p * Cfg::BN + sn * 32 + pos.b_lane]);
 #pragma unroll
     for (int i = 0; i < Cfg::TM; ++i)
 #pragma unroll

@@ -3,6 +3,7 @@
 // registers before the FMAs on slab s (which reads the other stage), and stored after them, so global
 // latency hides behind arithmetic and one barrier per slab suffices instead of rung 8's two.
 #include <cstdint>
+#include <type_traits>
 
 #include "gemm/src/detail/launch.cuh"
 #include "gemm/src/detail/warp_tile.cuh"
@@ -10,41 +11,65 @@
 
 namespace gpuprims::detail {
 
+// The k loop. Stage s holds A's slab then B's at smem + s * kStage. The loop is unrolled by two so
+// both stages are compile-time: every shared-memory address is then a per-thread register plus an
+// immediate, and a slab issues almost nothing but its loads, stores, LDS and FFMAs. kNoEdge: every
+// slab takes the loads with no edge tests (slab_has_no_edge), a separate copy of the loop so neither
+// form carries the other's instructions.
+template <class Cfg, bool kNoEdge, class Loader>
+__device__ __forceinline__ void double_buffered_slabs(const GemmOperands& op, Loader& loader, float* smem,
+                                                      const WarpTilePosition<Cfg>& pos,
+                                                      float (&acc)[Cfg::TM][Cfg::TN]) {
+  constexpr int kAFloats = Loader::ATile::kFloats;
+  constexpr int kStage = kAFloats + Cfg::BK * Cfg::BN;
+  const auto load = [&](std::int64_t k_left) {
+    if constexpr (kNoEdge) loader.load_full(op);
+    else loader.load(op, slab_depth<Cfg::BK>(k_left));
+  };
+  // One slab on stage kCur (k_left of k still to go, this slab included); false after the last.
+  const auto slab = [&](auto cur_stage, std::int64_t k_left) {
+    constexpr int kCur = decltype(cur_stage)::value;
+    float* const cur = smem + kCur * kStage;
+    float* const next = smem + (1 - kCur) * kStage;
+    const bool more = k_left > Cfg::BK;
+    if (more) load(k_left - Cfg::BK);  // in flight during the FMAs below
+    warp_tile_fma<Cfg>(cur, cur + kAFloats, pos, acc);
+    // The next stage was last read in the previous slab, which every thread left at the barrier
+    // below.
+    if (more) loader.store(next, next + kAFloats);
+    __syncthreads();
+    return more;
+  };
+  load(op.k);  // op.k >= 1: k == 0 never gets here
+  loader.store(smem, smem + kAFloats);
+  __syncthreads();
+  for (std::int64_t k_left = op.k;; k_left -= 2 * Cfg::BK) {
+    if (!slab(std::integral_constant<int, 0>{}, k_left)) break;
+    if (!slab(std::integral_constant<int, 1>{}, k_left - Cfg::BK)) break;
+  }
+}
+
 template <class Cfg, bool kVec, EpilogueMode kMode>
 __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocksPerSm)
     double_buffered_kernel(GemmOperands op, EpilogueParams ep) {
-  using Loader = SlabLoader<Cfg, kVec>;
   // Dynamic, so a configuration may take 48 KB or more (static arrays stop at 48 KB).
-  // Stage s holds A's slab then B's at smem + s * kStage (arithmetic, not an array of pointers, so
-  // the run-time stage index stays in registers).
   extern __shared__ float4 smem_f4[];
   float* const smem = reinterpret_cast<float*>(smem_f4);
-  constexpr int kAFloats = Loader::ATile::kFloats;
-  constexpr int kStage = kAFloats + Cfg::BK * Cfg::BN;
 
   const TileCoord tile = tile_coord(blockIdx.x, ceil_div<std::int64_t>(op.m, Cfg::BM),
                                     ceil_div<std::int64_t>(op.n, Cfg::BN), Cfg::kGroupM);
   const std::int64_t row0 = tile.tm * Cfg::BM, col0 = tile.tn * Cfg::BN;
   const int tid = threadIdx.x;
-  Loader loader(op, row0, col0, tid);
+  SlabLoader<Cfg, kVec> loader(op, row0, col0, tid);
   const WarpTilePosition<Cfg> pos(tid);
 
   const float prefetched = Epilogue<kMode>::prefetch(ep);
   float acc[Cfg::TM][Cfg::TN] = {};
-  loader.load(op, slab_depth<Cfg::BK>(op.k));  // op.k >= 1: k == 0 never gets here
-  loader.store(smem, smem + kAFloats);
-  __syncthreads();
-  int stage = 0;
-  for (std::int64_t k_left = op.k; k_left > 0; k_left -= Cfg::BK, stage ^= 1) {
-    float* const cur = smem + stage * kStage;
-    float* const next = smem + (stage ^ 1) * kStage;
-    const bool more = k_left > Cfg::BK;
-    if (more) loader.load(op, slab_depth<Cfg::BK>(k_left - Cfg::BK));  // in flight during the FMAs below
-    warp_tile_fma<Cfg>(cur, cur + kAFloats, pos, acc);
-    // The next stage was last read in the previous iteration, which every thread left at the barrier
-    // below.
-    if (more) loader.store(next, next + kAFloats);
-    __syncthreads();
+  if constexpr (kVec) {
+    if (slab_has_no_edge<Cfg, kVec>(op, row0, col0)) double_buffered_slabs<Cfg, true>(op, loader, smem, pos, acc);
+    else double_buffered_slabs<Cfg, false>(op, loader, smem, pos, acc);
+  } else {
+    double_buffered_slabs<Cfg, false>(op, loader, smem, pos, acc);
   }
   Epilogue<kMode> epi(ep, prefetched);
   warp_tile_epilogue<Cfg>(epi, acc, pos, row0, col0);
