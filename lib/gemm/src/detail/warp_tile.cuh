@@ -122,29 +122,48 @@ struct WarpTilePosition {
   }
 };
 
-// acc += the slab's products. Per k step a warp reads 4 distinct float4 of A and 8 of B per sub-tile
-// (broadcast within the warp: one shared-memory wavefront each).
+// One k step's operands of a thread: TM values of A's column and TN of B's row.
+template <class Cfg>
+struct Fragment {
+  float a[Cfg::TM];
+  float b[Cfg::TN];
+};
+
+// The fragment of k step p of the slab at As / Bs. Per k step a warp reads 4 distinct float4 of A and
+// 8 of B per sub-tile (broadcast within the warp: one shared-memory wavefront each).
+template <class Cfg>
+__device__ __forceinline__ void load_fragment(const float* As, const float* Bs, int p, const WarpTilePosition<Cfg>& pos,
+                                              Fragment<Cfg>& f) {
+  using ATile = SwizzledATile<Cfg::BM, Cfg::BK>;
+  static_assert(Cfg::WM % 32 == 0, "warp tile rows start on a 32-row boundary (fixed_part's premise)");
+  // = As[ATile::offset(p, wm + sm * 16 + tr * 4)], as a per-thread register plus an immediate.
+  const float* const a_row = As + pos.a_lane[ATile::lane_xor(p)];
+#pragma unroll
+  for (int sm = 0; sm < Cfg::kSubM; ++sm)
+    *reinterpret_cast<float4*>(&f.a[sm * 4]) = *reinterpret_cast<const float4*>(a_row + ATile::fixed_part(p, sm));
+#pragma unroll
+  for (int sn = 0; sn < Cfg::kSubN; ++sn)
+    *reinterpret_cast<float4*>(&f.b[sn * 4]) = *reinterpret_cast<const float4*>(&Bs[p * Cfg::BN + sn * 32 + pos.b_lane]);
+}
+
+// acc += the outer product of one k step's fragment.
+template <class Cfg>
+__device__ __forceinline__ void fragment_fma(const Fragment<Cfg>& f, float (&acc)[Cfg::TM][Cfg::TN]) {
+#pragma unroll
+  for (int i = 0; i < Cfg::TM; ++i)
+#pragma unroll
+    for (int j = 0; j < Cfg::TN; ++j) acc[i][j] = fmaf(f.a[i], f.b[j], acc[i][j]);
+}
+
+// acc += the slab's products.
 template <class Cfg>
 __device__ __forceinline__ void warp_tile_fma(const float* As, const float* Bs, const WarpTilePosition<Cfg>& pos,
                                               float (&acc)[Cfg::TM][Cfg::TN]) {
-  using ATile = SwizzledATile<Cfg::BM, Cfg::BK>;
-  static_assert(Cfg::WM % 32 == 0, "warp tile rows start on a 32-row boundary (fixed_part's premise)");
 #pragma unroll
   for (int p = 0; p < Cfg::BK; ++p) {
-    float a[Cfg::TM], b[Cfg::TN];
-    // = As[ATile::offset(p, wm + sm * 16 + tr * 4)], as a per-thread register plus an immediate.
-    const float* const a_row = As + pos.a_lane[ATile::lane_xor(p)];
-#pragma unroll
-    for (int sm = 0; sm < Cfg::kSubM; ++sm)
-      *reinterpret_cast<float4*>(&a[sm * 4]) = *reinterpret_cast<const float4*>(a_row + ATile::fixed_part(p, sm));
-#pragma unroll
-    for (int sn = 0; sn < Cfg::kSubN; ++sn)
-      *reinterpret_cast<float4*>(&b[sn * 4]) =
-          *reinterpret_cast<const float4*>(&Bs[p * Cfg::BN + sn * 32 + pos.b_lane]);
-#pragma unroll
-    for (int i = 0; i < Cfg::TM; ++i)
-#pragma unroll
-      for (int j = 0; j < Cfg::TN; ++j) acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+    Fragment<Cfg> f;
+    load_fragment<Cfg>(As, Bs, p, pos, f);
+    fragment_fma<Cfg>(f, acc);
   }
 }
 

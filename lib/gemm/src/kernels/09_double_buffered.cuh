@@ -13,23 +13,28 @@ namespace gpuprims::detail {
 
 // The k loop. Stage s holds A's slab then B's at smem + s * kStage. The loop is unrolled by two so
 // both stages are compile-time: every shared-memory address is then a per-thread register plus an
-// immediate, and a slab issues almost nothing but its loads, stores, LDS and FFMAs. kNoEdge: every
-// slab takes the loads with no edge tests (slab_has_no_edge), a separate copy of the loop so neither
-// form carries the other's instructions.
+// immediate, and a slab issues almost nothing but its loads, stores, LDS and FFMAs. The barrier sits
+// before the slab's last k step: the next slab's first fragment is read right after it, while that
+// step's FMAs run, so no warp leaves the barrier only to wait on shared memory. kNoEdge: every slab
+// takes the loads with no edge tests (slab_has_no_edge), a separate copy of the loop so neither form
+// carries the other's instructions.
 template <class Cfg, bool kNoEdge, class Loader>
 __device__ __forceinline__ void double_buffered_slabs(const GemmOperands& op, Loader& loader, float* smem,
                                                       const WarpTilePosition<Cfg>& pos,
                                                       float (&acc)[Cfg::TM][Cfg::TN]) {
   constexpr int kAFloats = Loader::ATile::kFloats;
   constexpr int kStage = kAFloats + Cfg::BK * Cfg::BN;
+  static_assert(Cfg::BK % 2 == 0, "k step p uses fragment p % 2, so each slab starts on fragment 0");
   const auto load = [&](std::int64_t k_left) {
     if constexpr (kNoEdge) loader.load_full(op);
     else loader.load(op, slab_depth<Cfg::BK>(k_left));
   };
-  // One slab on stage kCur (k_left of k still to go, this slab included); false after the last.
+  Fragment<Cfg> frag[2];
+  // One slab on stage kCur (k_left of k still to go, this slab included), whose fragment 0 is in
+  // frag[0]; false after the last.
   const auto slab = [&](auto cur_stage, std::int64_t k_left) {
     constexpr int kCur = decltype(cur_stage)::value;
-    float* const cur = smem + kCur * kStage;
+    const float* const cur = smem + kCur * kStage;
     float* const next = smem + (1 - kCur) * kStage;
     const bool more = k_left > Cfg::BK;
     if (more) load(k_left - Cfg::BK);  // in flight during the FMAs below
@@ -37,16 +42,22 @@ __device__ __forceinline__ void double_buffered_slabs(const GemmOperands& op, Lo
     // after the FMAs, and each slab waits out the whole global latency (measured: tuned at
     // 128 x 8192 x 8192 fell from 32 to 18 TFLOP/s). Memory accesses do not cross a warp barrier.
     __syncwarp();
-    warp_tile_fma<Cfg>(cur, cur + kAFloats, pos, acc);
-    // The next stage was last read in the previous slab, which every thread left at the barrier
-    // below.
+#pragma unroll
+    for (int p = 0; p + 1 < Cfg::BK; ++p) {
+      load_fragment<Cfg>(cur, cur + kAFloats, p + 1, pos, frag[(p + 1) % 2]);
+      fragment_fma<Cfg>(frag[p % 2], acc);
+    }
+    // The next stage was last read before the previous slab's barrier, which every thread has passed.
     if (more) loader.store(next, next + kAFloats);
     __syncthreads();
+    if (more) load_fragment<Cfg>(next, next + kAFloats, 0, pos, frag[0]);
+    fragment_fma<Cfg>(frag[(Cfg::BK - 1) % 2], acc);
     return more;
   };
   load(op.k);  // op.k >= 1: k == 0 never gets here
   loader.store(smem, smem + kAFloats);
   __syncthreads();
+  load_fragment<Cfg>(smem, smem + kAFloats, 0, pos, frag[0]);
   for (std::int64_t k_left = op.k;; k_left -= 2 * Cfg::BK) {
     if (!slab(std::integral_constant<int, 0>{}, k_left)) break;
     if (!slab(std::integral_constant<int, 1>{}, k_left - Cfg::BK)) break;
