@@ -4,6 +4,7 @@
 //   fused                  sgemm_top2_argmin storing C
 //   fused_no_store         sgemm_top2_argmin with C == nullptr (only A and B are read)
 //   ours_sgemm_plain / cublas_sgemm_plain   the GEMM alone, for reference
+// --single M N K [nostore] makes one fused call (for ncu).
 // --configs adds fused_no_store@<config> rows: the fused kernel forced onto each tuned configuration.
 // Same process, same timer (L2 flushed, median of 25). JSON with speedups over cublas+cub.
 #include <cub/device/device_reduce.cuh>
@@ -44,9 +45,34 @@ void ok(gpuprims::Status s, const char* what) {
   std::exit(1);
 }
 
+// --single M N K [nostore]: one fused call, for ncu.
+int run_single(int argc, char** argv) {
+  if (argc < 5) return 64;
+  const std::int64_t m = std::atoll(argv[2]), n = std::atoll(argv[3]), k = std::atoll(argv[4]);
+  const bool store = !(argc > 5 && std::strcmp(argv[5], "nostore") == 0);
+  float *A, *B, *C;
+  gpuprims::Top2* top2;
+  BENCH_CUDA(cudaMalloc(&A, m * k * 4));
+  BENCH_CUDA(cudaMalloc(&B, k * n * 4));
+  BENCH_CUDA(cudaMalloc(&C, m * n * 4));
+  BENCH_CUDA(cudaMalloc(&top2, sizeof(gpuprims::Top2)));
+  fill_uniform(A, m * k, 31 + m);
+  fill_uniform(B, k * n, 37 + n);
+  const std::size_t bytes = gpuprims::gemm::top2_workspace_bytes(m, n, k);
+  void* ws = nullptr;
+  BENCH_CUDA(cudaMalloc(&ws, bytes));
+  const gpuprims::Status st = gpuprims::gemm::sgemm_top2_argmin(m, n, k, 1.0f, A, k, B, n, 0.0f, store ? C : nullptr,
+                                                                n, top2, ws, bytes);
+  BENCH_CUDA(cudaDeviceSynchronize());
+  std::printf("sgemm_top2_argmin %lldx%lldx%lld%s: %s\n", static_cast<long long>(m), static_cast<long long>(n),
+              static_cast<long long>(k), store ? "" : " (C not stored)", gpuprims::to_string(st));
+  return st == gpuprims::Status::success ? 0 : 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc > 1 && std::strcmp(argv[1], "--single") == 0) return run_single(argc, argv);
   const Args args = parse_args(argc, argv, "top2.json");
   bool per_config = false;
   for (int i = 1; i < argc; ++i) per_config = per_config || std::strcmp(argv[i], "--configs") == 0;

@@ -25,7 +25,7 @@ std::int64_t blocks_of(std::int64_t m, std::int64_t n, const RungEntry& r) { ret
 
 }  // namespace
 
-const RungEntry& rung_for(gemm::Algorithm algo, std::int64_t m, std::int64_t n, std::int64_t k) {
+const RungEntry& rung_for(gemm::Algorithm algo, std::int64_t m, std::int64_t n, std::int64_t k, bool top2_only) {
   using gemm::Algorithm;
   switch (algo) {
     case Algorithm::naive: return kNaiveRung;
@@ -39,7 +39,7 @@ const RungEntry& rung_for(gemm::Algorithm algo, std::int64_t m, std::int64_t n, 
     case Algorithm::double_buffered: return kDoubleBufferedRung;
     case Algorithm::tuned: break;
   }
-  return kTunedConfigs[tuned_pick(m, n, k)];
+  return kTunedConfigs[tuned_pick(m, n, k, top2_only)];
 }
 
 std::size_t top2_workspace_for(std::int64_t m, std::int64_t n, const RungEntry& rung) {
@@ -56,7 +56,7 @@ Status sgemm_run(const SgemmArgs& a, const RungEntry* forced, void* workspace, s
   // Nothing to compute and nothing to report: no CUDA call at all (as cuBLAS's quick return).
   if (!a.want_top2 && (!any_output || (!product && a.beta == 1.0f))) return Status::success;
 
-  const RungEntry& rung = forced ? *forced : rung_for(a.algo, a.m, a.n, a.k);
+  const RungEntry& rung = forced ? *forced : rung_for(a.algo, a.m, a.n, a.k, a.want_top2 && a.C == nullptr);
   if (a.want_top2) {
     if (workspace == nullptr || workspace_bytes < top2_workspace_for(a.m, a.n, rung)) return Status::invalid_argument;
     if (!is_aligned(workspace, 16)) return Status::misaligned_pointer;
@@ -124,7 +124,9 @@ Status sgemm(std::int64_t m, std::int64_t n, std::int64_t k, float alpha, const 
 
 std::size_t top2_workspace_bytes(std::int64_t m, std::int64_t n, std::int64_t k, Algorithm algo) noexcept {
   if (m < 0 || n < 0 || k < 0 || static_cast<int>(algo) < 0 || algo > Algorithm::tuned) return 0;
-  return detail::top2_workspace_for(m, n, detail::rung_for(algo, m, n, k));
+  // Enough for the configuration picked with C and the one picked without it.
+  return detail::max_of(detail::top2_workspace_for(m, n, detail::rung_for(algo, m, n, k, false)),
+                        detail::top2_workspace_for(m, n, detail::rung_for(algo, m, n, k, true)));
 }
 
 Status sgemm_top2_argmin(std::int64_t m, std::int64_t n, std::int64_t k, float alpha, const float* A,

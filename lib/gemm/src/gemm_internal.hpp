@@ -12,8 +12,10 @@
 
 namespace gpuprims::detail {
 
-// The rung (or tuned configuration) that serves algo for an m x n x k product.
-const RungEntry& rung_for(gemm::Algorithm algo, std::int64_t m, std::int64_t n, std::int64_t k);
+// The rung (or tuned configuration) that serves algo for an m x n x k product; top2_only: a top-2 call
+// that does not store the product (the tuned rung has a table of its own for those).
+const RungEntry& rung_for(gemm::Algorithm algo, std::int64_t m, std::int64_t n, std::int64_t k,
+                          bool top2_only = false);
 
 // Top-2 scratch for an m x n output served by rung: enough for the last-block-done merge (one partial
 // per block of whichever kernel the call launches: the rung's, or the scale-only path's when k == 0 or

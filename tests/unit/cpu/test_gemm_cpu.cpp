@@ -10,6 +10,7 @@
 
 #include "gemm/src/detail/smem_layout.hpp"
 #include "gemm/src/detail/tile_index.hpp"
+#include "gemm/src/gemm_internal.hpp"
 #include "gemm/src/tuned_pick.hpp"
 #include "gemm/src/tuning.hpp"
 #include "support/gpu.hpp"
@@ -210,11 +211,14 @@ TEST(GemmTunedPick, PicksAValidConfigurationForAnyShape) {
   for (std::int64_t m : {1, 100, 4096, 100000})
     for (std::int64_t n : {1, 300, 8192})
       for (std::int64_t k : {1, 64, 8192}) {
-        const int c = d::tuned_pick(m, n, k);
-        EXPECT_GE(c, 0);
-        EXPECT_LT(c, d::kNumTunedConfigs);
+        for (bool top2_only : {false, true}) {
+          const int c = d::tuned_pick(m, n, k, top2_only);
+          EXPECT_GE(c, 0);
+          EXPECT_LT(c, d::kNumTunedConfigs);
+        }
       }
   for (const auto& e : d::kTunedTable) EXPECT_EQ(d::tuned_pick(e.m, e.n, e.k), e.config);
+  for (const auto& e : d::kTunedTop2OnlyTable) EXPECT_EQ(d::tuned_pick(e.m, e.n, e.k, true), e.config);
 }
 
 TEST(GemmWorkspace, OnePartialPerBlockOfTheLaunchedKernel) {
@@ -223,6 +227,17 @@ TEST(GemmWorkspace, OnePartialPerBlockOfTheLaunchedKernel) {
   EXPECT_GE(w, 16 + 128u * 128u * 24u);
   EXPECT_GE(gemm::top2_workspace_bytes(0, 0, 0), 16u);
   EXPECT_EQ(gemm::top2_workspace_bytes(-1, 4, 4), 0u);
+}
+
+TEST(GemmWorkspace, CoversTheConfigurationsPickedWithAndWithoutC) {
+  // The query cannot know whether C will be given, and the two cases pick from different tables.
+  for (const auto& e : d::kTunedTop2OnlyTable)
+    for (std::int64_t scale : {1, 3}) {
+      const std::int64_t m = e.m * scale, n = e.n * scale, k = e.k;
+      const std::size_t w = gemm::top2_workspace_bytes(m, n, k, Algorithm::tuned);
+      EXPECT_GE(w, d::top2_workspace_for(m, n, d::rung_for(Algorithm::tuned, m, n, k, false)));
+      EXPECT_GE(w, d::top2_workspace_for(m, n, d::rung_for(Algorithm::tuned, m, n, k, true)));
+    }
 }
 
 }  // namespace
