@@ -184,8 +184,9 @@ __device__ __forceinline__ void for_each_vec4(const float (&acc)[Cfg::TM][Cfg::T
       }
 }
 
-// Blocks whose tile lies inside C take the unchecked form (see Epilogue::interior); the branch sits
-// outside the loops so each form's code is contiguous and an interior block fetches only its own.
+// Blocks whose tile lies inside C take the unchecked form (see Epilogue::interior), in the form the
+// call's store/beta choices fix (Epilogue::with_interior_form); the branches sit outside the loops so
+// each form's code is one contiguous run and an interior block fetches only its own.
 // The packed top-2 form of an interior tile computes (and stores) every value first and votes once
 // for the whole tile: one predicate instruction per result, and warps without a candidate - all but
 // the first few once the grid's bound is tight - skip the ranking entirely.
@@ -197,20 +198,25 @@ __device__ __forceinline__ void warp_tile_epilogue(Epilogue<kMode>& epi, const f
     if constexpr (kMode == EpilogueMode::top2_packed) {
       float values[Cfg::TM][Cfg::TN];
       bool candidate = false;
-      for_each_vec4<Cfg>(acc, pos, row0, col0, [&](std::int64_t r, std::int64_t c, float4 a, int i, int j) {
-        const float4 v = epi.value4_interior(r, c, a);
-        candidate |= epi.may_enter4(v);
-        values[i][j] = v.x;
-        values[i][j + 1] = v.y;
-        values[i][j + 2] = v.z;
-        values[i][j + 3] = v.w;
+      epi.with_interior_form([&](auto store, auto beta) {
+        for_each_vec4<Cfg>(acc, pos, row0, col0, [&](std::int64_t r, std::int64_t c, float4 a, int i, int j) {
+          const float4 v = epi.template value4_interior<decltype(store)::value, decltype(beta)::value>(r, c, a);
+          candidate |= epi.may_enter4(v);
+          values[i][j] = v.x;
+          values[i][j + 1] = v.y;
+          values[i][j + 2] = v.z;
+          values[i][j + 3] = v.w;
+        });
       });
       if (__any_sync(kFullMask, candidate))
         for_each_vec4<Cfg>(values, pos, row0, col0,
                            [&](std::int64_t r, std::int64_t c, float4 v, int, int) { epi.rank4_packed(r, c, v); });
     } else {
-      for_each_vec4<Cfg>(acc, pos, row0, col0,
-                         [&](std::int64_t r, std::int64_t c, float4 v, int, int) { epi.apply4_interior(r, c, v); });
+      epi.with_interior_form([&](auto store, auto beta) {
+        for_each_vec4<Cfg>(acc, pos, row0, col0, [&](std::int64_t r, std::int64_t c, float4 v, int, int) {
+          epi.template apply4_interior<decltype(store)::value, decltype(beta)::value>(r, c, v);
+        });
+      });
     }
   } else {
     for_each_vec4<Cfg>(acc, pos, row0, col0,

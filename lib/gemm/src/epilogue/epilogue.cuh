@@ -7,6 +7,7 @@
 // of the grid's current bound (packed mode) is in flight while they compute, and construct the
 // epilogue after it.
 #include <cstdint>
+#include <type_traits>
 
 #include "gemm/src/detail/gemm_call.hpp"
 #include "reduce/src/block/top2_atomic.cuh"
@@ -50,9 +51,25 @@ class Epilogue {
     return p_.c_vec4 && row0 + bm <= p_.m && col0 + bn <= p_.n;
   }
 
-  // apply4 for a tile known to be interior (no bounds checks, always one 16-byte access).
+  // Calls f(kStore, kBeta) (std::integral_constant<bool, ...>) with the call's fixed choices: C stored
+  // or not, beta == 0 or not (validation allows no C only with beta == 0). An interior tile runs its
+  // whole epilogue under one such call, so its code is one straight run with no per-vector branches:
+  // the epilogue's instructions come from a cold cache once per tile, and with short k (many small
+  // tiles) their fetch stalled the SM more than their execution (ncu: "no instruction").
+  template <class F>
+  __device__ __forceinline__ void with_interior_form(F&& f) const {
+    using T = std::true_type;
+    using F0 = std::false_type;
+    if (!p_.store) f(F0{}, F0{});
+    else if (p_.beta == 0.0f) f(T{}, F0{});
+    else f(T{}, T{});
+  }
+
+  // apply4 for a tile known to be interior (no bounds checks, always one 16-byte access), in the form
+  // with_interior_form chose.
+  template <bool kStore, bool kBeta>
   __device__ __forceinline__ void apply4_interior(std::int64_t r, std::int64_t c, float4 acc) {
-    const float4 v = value4_interior(r, c, acc);
+    const float4 v = value4_interior<kStore, kBeta>(r, c, acc);
     if constexpr (kPacked) {
       // One vote per four results: past the first blocks almost no warp has a candidate, so the
       // ranking is skipped as a whole (a warp-uniform branch, not predicated code).
@@ -68,17 +85,18 @@ class Epilogue {
   // The pieces of apply4_interior, for an interior tile that votes once for all its results (packed
   // mode, see warp_tile_epilogue): the values (stored when C is), whether any may enter the grid's
   // result, and their ranking.
+  template <bool kStore, bool kBeta>
   __device__ __forceinline__ float4 value4_interior(std::int64_t r, std::int64_t c, float4 acc) {
     float* dst = p_.C + r * p_.ldc + c;
     float4 v = make_float4(p_.alpha * acc.x, p_.alpha * acc.y, p_.alpha * acc.z, p_.alpha * acc.w);
-    if (p_.beta != 0.0f) {
+    if constexpr (kBeta) {
       const float4 old = *reinterpret_cast<const float4*>(dst);
       v.x = fmaf(p_.beta, old.x, v.x);
       v.y = fmaf(p_.beta, old.y, v.y);
       v.z = fmaf(p_.beta, old.z, v.z);
       v.w = fmaf(p_.beta, old.w, v.w);
     }
-    if (p_.store) *reinterpret_cast<float4*>(dst) = v;
+    if constexpr (kStore) *reinterpret_cast<float4*>(dst) = v;
     return v;
   }
   __device__ __forceinline__ bool may_enter4(float4 v) const {
@@ -98,7 +116,9 @@ class Epilogue {
   __device__ __forceinline__ void apply4(std::int64_t r, std::int64_t c, float4 acc) {
     if (r >= p_.m) return;
     if (p_.c_vec4 && c + 3 < p_.n) {
-      apply4_interior(r, c, acc);
+      with_interior_form([&](auto store, auto beta) {
+        apply4_interior<decltype(store)::value, decltype(beta)::value>(r, c, acc);
+      });
     } else {
       apply1(r, c, acc.x);
       apply1(r, c + 1, acc.y);
