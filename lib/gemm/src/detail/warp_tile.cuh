@@ -200,7 +200,7 @@ __device__ __forceinline__ void warp_tile_epilogue(Epilogue<kMode>& epi, const f
       bool candidate = false;
       epi.with_interior_form([&](auto store, auto beta) {
         for_each_vec4<Cfg>(acc, pos, row0, col0, [&](std::int64_t r, std::int64_t c, float4 a, int i, int j) {
-          const float4 v = epi.template value4_interior<decltype(store)::value, decltype(beta)::value>(r, c, a);
+          const float4 v = epi.value4(r, c, a, decltype(store)::value, decltype(beta)::value);
           candidate |= epi.may_enter4(v);
           values[i][j] = v.x;
           values[i][j + 1] = v.y;
@@ -214,7 +214,7 @@ __device__ __forceinline__ void warp_tile_epilogue(Epilogue<kMode>& epi, const f
     } else {
       epi.with_interior_form([&](auto store, auto beta) {
         for_each_vec4<Cfg>(acc, pos, row0, col0, [&](std::int64_t r, std::int64_t c, float4 v, int, int) {
-          epi.template apply4_interior<decltype(store)::value, decltype(beta)::value>(r, c, v);
+          epi.apply4_vec(r, c, v, decltype(store)::value, decltype(beta)::value);
         });
       });
     }

@@ -44,7 +44,8 @@ class Epilogue {
   }
 
   // Whether a block's whole bm x bn tile lies inside C and C takes 16-byte accesses: then the block
-  // may use apply4_interior, whose code is a small fraction of the checked path. The epilogue runs
+  // may use apply4_vec in a fixed form (with_interior_form), whose code is a small fraction of the
+  // checked path. The epilogue runs
   // once per block from a cold instruction cache, so the code it fetches, not its arithmetic, is
   // what it costs.
   __device__ __forceinline__ bool interior(std::int64_t row0, std::int64_t col0, int bm, int bn) const {
@@ -65,11 +66,11 @@ class Epilogue {
     else f(T{}, T{});
   }
 
-  // apply4 for a tile known to be interior (no bounds checks, always one 16-byte access), in the form
-  // with_interior_form chose.
-  template <bool kStore, bool kBeta>
-  __device__ __forceinline__ void apply4_interior(std::int64_t r, std::int64_t c, float4 acc) {
-    const float4 v = value4_interior<kStore, kBeta>(r, c, acc);
+  // Four results at (r, c..c+3) with one 16-byte access and no bounds checks. store / beta: whether C
+  // is stored, whether beta != 0. Interior tiles pass the constants with_interior_form chose, so the
+  // tests fold away; edge tiles pass the call's values.
+  __device__ __forceinline__ void apply4_vec(std::int64_t r, std::int64_t c, float4 acc, bool store, bool beta) {
+    const float4 v = value4(r, c, acc, store, beta);
     if constexpr (kPacked) {
       // One vote per four results: past the first blocks almost no warp has a candidate, so the
       // ranking is skipped as a whole (a warp-uniform branch, not predicated code).
@@ -82,21 +83,20 @@ class Epilogue {
     }
   }
 
-  // The pieces of apply4_interior, for an interior tile that votes once for all its results (packed
-  // mode, see warp_tile_epilogue): the values (stored when C is), whether any may enter the grid's
-  // result, and their ranking.
-  template <bool kStore, bool kBeta>
-  __device__ __forceinline__ float4 value4_interior(std::int64_t r, std::int64_t c, float4 acc) {
+  // The pieces of apply4_vec, for an interior tile that votes once for all its results (packed mode,
+  // see warp_tile_epilogue): the values (stored when C is), whether any may enter the grid's result,
+  // and their ranking.
+  __device__ __forceinline__ float4 value4(std::int64_t r, std::int64_t c, float4 acc, bool store, bool beta) {
     float* dst = p_.C + r * p_.ldc + c;
     float4 v = make_float4(p_.alpha * acc.x, p_.alpha * acc.y, p_.alpha * acc.z, p_.alpha * acc.w);
-    if constexpr (kBeta) {
+    if (beta) {
       const float4 old = *reinterpret_cast<const float4*>(dst);
       v.x = fmaf(p_.beta, old.x, v.x);
       v.y = fmaf(p_.beta, old.y, v.y);
       v.z = fmaf(p_.beta, old.z, v.z);
       v.w = fmaf(p_.beta, old.w, v.w);
     }
-    if constexpr (kStore) *reinterpret_cast<float4*>(dst) = v;
+    if (store) *reinterpret_cast<float4*>(dst) = v;
     return v;
   }
   __device__ __forceinline__ bool may_enter4(float4 v) const {
@@ -116,9 +116,7 @@ class Epilogue {
   __device__ __forceinline__ void apply4(std::int64_t r, std::int64_t c, float4 acc) {
     if (r >= p_.m) return;
     if (p_.c_vec4 && c + 3 < p_.n) {
-      with_interior_form([&](auto store, auto beta) {
-        apply4_interior<decltype(store)::value, decltype(beta)::value>(r, c, acc);
-      });
+      apply4_vec(r, c, acc, p_.store, p_.beta != 0.0f);
     } else {
       apply1(r, c, acc.x);
       apply1(r, c + 1, acc.y);
