@@ -1,7 +1,7 @@
 #pragma once
 // Tuning constants of the SGEMM ladder, kept apart from the kernels: each rung's tile shape, and the
 // candidate configurations the tuned rung picks among (sgemm_autotune times them on the present GPU
-// and writes tuned_table.inc).
+// and writes tuned_table.inc and tuned_top2_only_table.inc).
 namespace gpuprims::detail {
 
 // Rungs 1-3: one output per thread, 32 x 32 threads per block.
@@ -57,7 +57,9 @@ using TunedConfig6 = WarpTileConfig<32, 64, 32, 32, 32, 4>;
 // Measured and not kept: 128x256 and 256x128 with BK = 16 (H200: never beat BK = 8); 128x128x8 at 2
 // blocks per SM (H100: spills under the 128-register cap, 39.9 vs 46.2 TFLOP/s at 4096^3); a
 // persistent form of configs 2 and 4 that loads a block's next tile during its last slab (H100: never
-// the fastest on any autotune shape; at 16384^2 x 64, 36.4 vs 38.4 TFLOP/s for config 4).
+// the fastest on any autotune shape; at 16384^2 x 64, 36.4 vs 38.4 TFLOP/s for config 4). All three
+// were measured with the earlier k loop (barrier after a slab's last k step, run-time stage index)
+// and not again since.
 inline constexpr int kNumTunedConfigs = 7;
 
 }  // namespace gpuprims::detail

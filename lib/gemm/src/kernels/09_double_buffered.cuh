@@ -1,7 +1,8 @@
 #pragma once
 // Rung 9, double buffering: two shared-memory stages. The global loads of slab s+1 are issued into
 // registers before the FMAs on slab s (which reads the other stage), and stored after them, so global
-// latency hides behind arithmetic and one barrier per slab suffices instead of rung 8's two.
+// latency hides behind arithmetic and one barrier per slab suffices instead of rung 8's two; that
+// barrier comes before the slab's last k step, whose FMAs cover the next slab's first shared reads.
 #include <cstdint>
 #include <type_traits>
 
