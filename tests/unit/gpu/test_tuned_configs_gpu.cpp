@@ -28,7 +28,11 @@ TEST_P(TunedConfigs, TailsPaddingOffsetsAndTop2) {
   SCOPED_TRACE(cfg.name);
   const t::GemmLayout layouts[] = {t::make_layout(1, 1, 1), t::make_layout(cfg.bm + 1, cfg.bn - 1, 17),
                                    t::make_layout(2 * cfg.bm + 3, cfg.bn + 5, 33, 1, 2, 3, 3, 2, 1),
-                                   t::make_layout(300, 259, 70, 4, 4, 4)};
+                                   t::make_layout(300, 259, 70, 4, 4, 4),
+                                   // Interior tiles beside edge ones, k a whole number of slabs and
+                                   // 16-byte aligned operands: the loads without edge tests and the
+                                   // fixed epilogue forms of interior tiles.
+                                   t::make_layout(2 * cfg.bm + 3, 2 * cfg.bn + 4, 64, 0, 0, 4)};
   for (const auto& l : layouts) {
     SCOPED_TRACE(l.describe());
     auto rng = t::make_rng(900 + l.m);
@@ -71,6 +75,14 @@ TEST_P(TunedConfigs, TailsPaddingOffsetsAndTop2) {
     gpuprims::Top2 wide{};
     CUDA_OK(cudaMemcpy(&wide, d_top2, sizeof wide, cudaMemcpyDeviceToHost));
     EXPECT_EQ(t::top2_diff(wide, twin.top2), "") << "wide-index path";
+    // And without C: the product is not stored, the answer is the same.
+    CUDA_OK(cudaMemset(d_top2, 0x7F, sizeof(gpuprims::Top2)));
+    fused.force_wide_index = false;
+    fused.C = nullptr;
+    ASSERT_STATUS(Status::success, d::sgemm_run(fused, &cfg, ws, ws_bytes, nullptr));
+    gpuprims::Top2 no_c{};
+    CUDA_OK(cudaMemcpy(&no_c, d_top2, sizeof no_c, cudaMemcpyDeviceToHost));
+    EXPECT_EQ(t::top2_diff(no_c, twin.top2), "") << "C not stored";
     CUDA_OK(cudaFree(ws));
     CUDA_OK(cudaFree(d_top2));
   }

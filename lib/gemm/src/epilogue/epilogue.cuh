@@ -45,9 +45,7 @@ class Epilogue {
 
   // Whether a block's whole bm x bn tile lies inside C and C takes 16-byte accesses: then the block
   // may use apply4_vec in a fixed form (with_interior_form), whose code is a small fraction of the
-  // checked path. The epilogue runs
-  // once per block from a cold instruction cache, so the code it fetches, not its arithmetic, is
-  // what it costs.
+  // checked path.
   __device__ __forceinline__ bool interior(std::int64_t row0, std::int64_t col0, int bm, int bn) const {
     return p_.c_vec4 && row0 + bm <= p_.m && col0 + bn <= p_.n;
   }
