@@ -162,6 +162,61 @@ bool Report::write(const std::string& path) const {
   return static_cast<bool>(f);
 }
 
+namespace {
+
+// The fields of one flat JSON object written by record_json / Report::write: "key": value pairs,
+// values being numbers, true/false/null or strings with \" and \\ escapes.
+FlatRecord parse_flat(const std::string& text) {
+  FlatRecord r;
+  std::size_t i = 0;
+  auto skip_space = [&] {
+    while (i < text.size() && (text[i] == ' ' || text[i] == ',' || text[i] == '{' || text[i] == '}')) ++i;
+  };
+  auto read_string = [&] {
+    std::string out;
+    for (++i; i < text.size() && text[i] != '"'; ++i) {
+      if (text[i] == '\\' && i + 1 < text.size()) ++i;
+      out += text[i];
+    }
+    ++i;
+    return out;
+  };
+  for (skip_space(); i < text.size() && text[i] == '"'; skip_space()) {
+    const std::string key = read_string();
+    while (i < text.size() && (text[i] == ':' || text[i] == ' ')) ++i;
+    if (i < text.size() && text[i] == '"') {
+      r[key] = read_string();
+    } else {
+      const std::size_t end = text.find_first_of(",}", i);
+      r[key] = text.substr(i, end == std::string::npos ? std::string::npos : end - i);
+      i = end == std::string::npos ? text.size() : end;
+    }
+  }
+  return r;
+}
+
+}  // namespace
+
+bool read_report(const std::string& path, FlatRecord* header, std::vector<FlatRecord>* records) {
+  std::ifstream f(path);
+  if (!f) return false;
+  std::string line;
+  bool in_results = false;
+  while (std::getline(f, line)) {
+    const std::size_t start = line.find_first_not_of(' ');
+    if (start == std::string::npos) continue;
+    if (line.compare(start, 11, "\"results\": ") == 0) {
+      in_results = true;
+    } else if (in_results && line[start] == '{') {
+      records->push_back(parse_flat(line.substr(start)));
+    } else if (!in_results && line[start] == '"') {
+      const FlatRecord kv = parse_flat(line.substr(start));
+      header->insert(kv.begin(), kv.end());
+    }
+  }
+  return true;
+}
+
 Args parse_args(int argc, char** argv, const std::string& default_out) {
   Args a;
   a.out = default_out;

@@ -96,6 +96,11 @@ class Report {
   std::vector<JsonRecord> results_;
 };
 
+// Reads back what Report::write wrote: the top-level fields and the records, each value as its JSON
+// text (strings without their quotes). False when the file cannot be read.
+using FlatRecord = std::map<std::string, std::string>;
+bool read_report(const std::string& path, FlatRecord* header, std::vector<FlatRecord>* records);
+
 // Command-line: --out FILE (default <benchmark>.json), --quick (fewer shapes, for smoke runs).
 struct Args {
   std::string out;

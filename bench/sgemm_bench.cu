@@ -1,7 +1,9 @@
-// SGEMM benchmark: every rung of the ladder and cublasSgemm (FP32, pedantic: no TF32) on the issue's
-// shapes, in one process through one event timer (L2 flushed before each run, median of 25). Writes
-// JSON (TFLOP/s, ratio to cuBLAS). Each rung's output is checked against cuBLAS once before timing.
-//   sgemm_bench [--out sgemm.json] [--quick]
+// SGEMM benchmark: every rung of the ladder and cublasSgemm (FP32, pedantic: no TF32) on the standard
+// shapes, then the tuned rung on the held-out suite (gemm_shapes.hpp: shapes the cost model was never
+// fitted to, by class), in one process through one event timer (L2 flushed before each run, median of
+// 25). Writes JSON (TFLOP/s, ratio to cuBLAS; held-out records carry "suite", "class", the plan the
+// pick chose and its predicted time). Each output is checked against cuBLAS once before timing.
+//   sgemm_bench [--out sgemm.json] [--quick] [--suite standard|heldout]
 //   sgemm_bench --single ALGO M N K     one call, for ncu
 #include <gpuprims/gemm.hpp>
 
@@ -12,12 +14,15 @@
 #include <vector>
 
 #include "bench_data.cuh"
+#include "gemm/src/gemm_internal.hpp"
+#include "gemm_shapes.hpp"
 #include "harness.hpp"
 
 namespace {
 
 using namespace gpuprims::bench;
 using gpuprims::gemm::Algorithm;
+using gpuprims::bench::GemmShape;
 
 struct Shape {
   std::int64_t m, n, k;
@@ -31,9 +36,7 @@ const Shape kQuickShapes[] = {{1024, 1024, 1024}, {4096, 4096, 4096}, {16384, 16
 // A rung that takes longer than this for one run is timed only at the headline shape (4096^3).
 constexpr double kSlowRunMs = 150.0;
 
-std::string shape_name(const Shape& s) {
-  return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
-}
+std::string shape_name(const Shape& s) { return gpuprims::bench::shape_name(s.m, s.n, s.k); }
 
 // Largest |ours - cuBLAS| relative to the largest |cuBLAS| entry, over the whole output.
 double max_rel_diff(const std::vector<float>& ours, const std::vector<float>& ref) {
@@ -65,11 +68,113 @@ int run_single(int argc, char** argv) {
   return st == gpuprims::Status::success ? 0 : 1;
 }
 
+
+// The plan the tuned rung picks for a row-major m x n x k call that stores C, and its predicted time.
+std::string tuned_plan(std::int64_t m, std::int64_t n, std::int64_t k, double* predicted_ms) {
+  namespace d = gpuprims::detail;
+  const d::DeviceShape* device = nullptr;
+  *predicted_ms = 0;
+  if (d::current_device_shape(&device) != gpuprims::Status::success) return "?";
+  const d::GemmPlan plan = d::plan_for(Algorithm::tuned, m, n, k, true, *device);
+  const auto& paths = d::tuned_paths();
+  for (int i = 0; i < d::kNumTunedPaths; ++i)
+    if (paths[i] == plan.path)
+      *predicted_ms = d::predict_us(i, plan, m, n, k, true, *device, d::fitted_constants()) * 1e-3;
+  return std::string(plan.path->name) + (plan.splits > 1 ? " split " + std::to_string(plan.splits) : "");
+}
+
+// The tuned rung against cuBLAS on every held-out shape; a summary by class at the end.
+void run_heldout(Timer& timer, cublasHandle_t handle, const TimingOptions& opt, bool quick, Report& report) {
+  std::vector<GemmShape> shapes = heldout_suite();
+  if (quick) {
+    std::vector<GemmShape> few;
+    for (std::size_t i = 0; i < shapes.size(); i += 6) few.push_back(shapes[i]);
+    shapes = few;
+  }
+  struct ClassStats {
+    double log_sum = 0, worst = 1e30;
+    int count = 0;
+    std::string worst_shape;
+  };
+  std::vector<std::pair<std::string, ClassStats>> classes{{"all", {}}};
+  auto stats_of = [&](const std::string& cls) -> ClassStats& {
+    for (auto& c : classes)
+      if (c.first == cls) return c.second;
+    classes.push_back({cls, {}});
+    return classes.back().second;
+  };
+  std::printf("\nheld-out suite (%zu shapes, seed %llu)\n%-20s %-20s %-30s %10s %10s %8s\n", shapes.size(),
+              static_cast<unsigned long long>(kHeldOutSeed), "shape", "class", "plan", "ms", "cuBLAS ms",
+              "x cuBLAS");
+  for (const GemmShape& s : shapes) {
+    const std::int64_t m = s.m, n = s.n, k = s.k;
+    const double flops = 2.0 * m * n * k;
+    float *A, *B, *C, *R;
+    BENCH_CUDA(cudaMalloc(&A, m * k * 4));
+    BENCH_CUDA(cudaMalloc(&B, k * n * 4));
+    BENCH_CUDA(cudaMalloc(&C, m * n * 4));
+    BENCH_CUDA(cudaMalloc(&R, m * n * 4));
+    fill_uniform(A, m * k, 31 + m);
+    fill_uniform(B, k * n, 37 + n);
+    cublas_sgemm_rowmajor(handle, m, n, k, 1.0f, A, B, 0.0f, R);
+    auto call = [&] {
+      const gpuprims::Status st =
+          gpuprims::gemm::sgemm(m, n, k, 1.0f, A, k, B, n, 0.0f, C, n, Algorithm::tuned, timer.stream());
+      if (st != gpuprims::Status::success) {
+        std::fprintf(stderr, "[bench] tuned %s failed: %s\n", shape_name({m, n, k}).c_str(), gpuprims::to_string(st));
+        std::exit(1);
+      }
+    };
+    BENCH_CUDA(cudaMemsetAsync(C, 0xFF, m * n * 4, timer.stream()));
+    call();
+    BENCH_CUDA(cudaStreamSynchronize(timer.stream()));
+    std::vector<float> ref(static_cast<std::size_t>(m * n)), ours(ref.size());
+    BENCH_CUDA(cudaMemcpy(ref.data(), R, ref.size() * 4, cudaMemcpyDeviceToHost));
+    BENCH_CUDA(cudaMemcpy(ours.data(), C, ours.size() * 4, cudaMemcpyDeviceToHost));
+    const double rel = max_rel_diff(ours, ref);
+    const bool mismatch = !(rel <= 1e-4);
+    const Timing vendor = timer.time([&] { cublas_sgemm_rowmajor(handle, m, n, k, 1.0f, A, B, 0.0f, C); }, opt);
+    const Timing t = timer.time(call, opt);
+    double predicted_ms = 0;
+    const std::string plan = tuned_plan(m, n, k, &predicted_ms);
+    const double ratio = vendor.median_ms / t.median_ms;
+    progress("heldout " + shape_name({m, n, k}) + " tuned", t.median_ms, plan);
+    std::printf("%-20s %-20s %-30s %10.4f %10.4f %8.3f%s\n", shape_name({m, n, k}).c_str(), s.cls.c_str(),
+                plan.c_str(), t.median_ms, vendor.median_ms, ratio, mismatch ? "  MISMATCH" : "");
+    report.add({{"suite", std::string("heldout")}, {"class", s.cls}, {"algorithm", std::string("cublas")},
+                {"impl", std::string("cublas")}, {"m", m}, {"n", n}, {"k", k}, {"time_ms", vendor.median_ms},
+                {"tflops", flops / (vendor.median_ms * 1e-3) / 1e12}, {"ratio_to_cublas", 1.0}});
+    JsonRecord rec{{"suite", std::string("heldout")}, {"class", s.cls}, {"algorithm", std::string("tuned")},
+                   {"impl", std::string("ours")}, {"m", m}, {"n", n}, {"k", k}, {"time_ms", t.median_ms},
+                   {"tflops", flops / (t.median_ms * 1e-3) / 1e12}, {"ratio_to_cublas", ratio},
+                   {"plan", plan}, {"predicted_ms", predicted_ms}, {"max_rel_diff_vs_cublas", rel}};
+    if (mismatch) rec.emplace_back("mismatch", true);
+    report.add(rec);
+    for (const std::string& cls : {std::string("all"), s.cls}) {
+      ClassStats& c = stats_of(cls);
+      c.log_sum += std::log(ratio);
+      ++c.count;
+      if (ratio < c.worst) {
+        c.worst = ratio;
+        c.worst_shape = shape_name({m, n, k});
+      }
+    }
+    for (float* p : {A, B, C, R}) BENCH_CUDA(cudaFree(p));
+  }
+  std::printf("\n%-20s %6s %14s %10s  %s\n", "held-out class", "shapes", "geomean x cuBLAS", "worst", "worst shape");
+  for (const auto& [cls, c] : classes)
+    std::printf("%-20s %6d %14.3f %10.3f  %s\n", cls.c_str(), c.count, std::exp(c.log_sum / std::max(c.count, 1)),
+                c.worst, c.worst_shape.c_str());
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc > 1 && std::strcmp(argv[1], "--single") == 0) return run_single(argc, argv);
   const Args args = parse_args(argc, argv, "sgemm.json");
+  std::string suite = "all";
+  for (int i = 1; i + 1 < argc; ++i)
+    if (std::strcmp(argv[i], "--suite") == 0) suite = argv[i + 1];
   GpuInfo gpu;
   if (!gpu_info(&gpu)) return 2;
   TimingOptions opt;
@@ -79,6 +184,7 @@ int main(int argc, char** argv) {
 
   std::vector<Shape> shapes(std::begin(kShapes), std::end(kShapes));
   if (args.quick) shapes.assign(std::begin(kQuickShapes), std::end(kQuickShapes));
+  if (suite == "heldout") shapes.clear();
   std::printf("%-20s %-20s %10s %10s %8s\n", "shape", "algorithm", "ms", "TFLOP/s", "x cuBLAS");
   for (const Shape& s : shapes) {
     const std::int64_t m = s.m, n = s.n, k = s.k;
@@ -147,6 +253,7 @@ int main(int argc, char** argv) {
     BENCH_CUDA(cudaFree(C));
     BENCH_CUDA(cudaFree(R));
   }
+  if (suite != "standard") run_heldout(timer, handle, opt, args.quick, report);
   cublasDestroy(handle);
   return report.write(args.out) ? 0 : 1;
 }

@@ -105,9 +105,13 @@ int main(int argc, char** argv) {
     BENCH_CUDA(cub::DeviceReduce::ArgMin(nullptr, cub_bytes, C, min_val, min_idx, count, stream));
     void* cub_ws = nullptr;
     BENCH_CUDA(cudaMalloc(&cub_ws, cub_bytes));
+    namespace d = gpuprims::detail;
+    const d::DeviceShape* device = nullptr;
+    if (d::current_device_shape(&device) != gpuprims::Status::success) return 2;
     std::size_t fused_bytes = gpuprims::gemm::top2_workspace_bytes(m, n, k);
-    for (const auto& cfg : gpuprims::detail::kTunedConfigs)
-      fused_bytes = std::max(fused_bytes, gpuprims::detail::top2_workspace_for(m, n, cfg));
+    for (const d::RungEntry* path : d::tuned_paths())  // --per-config forces each unsplit plan
+      fused_bytes = std::max(fused_bytes,
+                             d::call_workspace_bytes(d::make_plan(*path, k, 1), m, n, true, device->sm_count));
     const std::size_t twin_bytes = gpuprims::reduce::top2_argmin_workspace_bytes(m, n);
     void *fused_ws = nullptr, *twin_ws = nullptr;
     BENCH_CUDA(cudaMalloc(&fused_ws, fused_bytes));
@@ -163,11 +167,11 @@ int main(int argc, char** argv) {
                            }},
                           {"cublas_sgemm_plain", [&] { cublas_sgemm_rowmajor(handle, m, n, k, 1.0f, A, B, 0.0f, C); }}};
     if (per_config)
-      for (const auto& cfg : gpuprims::detail::kTunedConfigs)
-        paths.push_back({std::string("fused_no_store@") + cfg.name, [&, entry = &cfg] {
-                           const gpuprims::detail::SgemmArgs a{m, n, k, 1.0f, A, k, B, n, 0.0f, nullptr, n,
-                                                               gpuprims::gemm::Algorithm::tuned, top2, true};
-                           ok(gpuprims::detail::sgemm_run(a, entry, fused_ws, fused_bytes, stream), "forced");
+      for (const d::RungEntry& cfg : d::kTunedConfigs)
+        paths.push_back({std::string("fused_no_store@") + cfg.name, [&, plan = d::make_plan(cfg, k, 1)] {
+                           const d::SgemmArgs a{m, n, k, 1.0f, A, k, B, n, 0.0f, nullptr, n,
+                                                gpuprims::gemm::Algorithm::tuned, top2, true};
+                           ok(d::sgemm_run(a, &plan, fused_ws, fused_bytes, stream), "forced");
                          }});
     double vendor_ms = 0;
     const std::string shape = std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k);

@@ -12,7 +12,8 @@
 
 namespace gpuprims::detail {
 
-// Scratch from the stream-ordered allocator, freed on the same stream when it goes out of scope.
+// Scratch from the stream-ordered allocator (the library's pool, scratch_pool.hpp), freed on the same
+// stream when it goes out of scope.
 class StreamScratch {
  public:
   explicit StreamScratch(cudaStream_t stream) : stream_(stream) {}
@@ -21,11 +22,7 @@ class StreamScratch {
   ~StreamScratch() {
     if (ptr_ != nullptr) (void)cudaFreeAsync(ptr_, stream_);
   }
-  Status allocate(std::size_t bytes) {
-    if (bytes == 0) return Status::success;
-    GPUPRIMS_CUDA_TRY(cudaMallocAsync(&ptr_, bytes, stream_));
-    return Status::success;
-  }
+  Status allocate(std::size_t bytes);  // scratch_pool.cpp
   void* get() const { return ptr_; }
 
  private:

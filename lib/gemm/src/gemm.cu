@@ -1,14 +1,14 @@
-// The SGEMM module's host side: names, the one dispatch table (Algorithm -> rung), the scale-only and
-// empty cases, the top-2 workspace, and the public entry points.
+// The SGEMM module's host side: names, requests into plans (a ladder rung, or the tuned rung's cost
+// model pick), the workspace each plan needs, the launches (the plan's kernel, then the split-K
+// reduction when k is split), and the public entry points.
 #include <gpuprims/gemm.hpp>
 
 #include "common/src/cuda_check.hpp"
 #include "common/src/device_buffer.hpp"
 #include "common/src/device_info.hpp"
 #include "common/src/math.hpp"
-#include "gemm/src/detail/tile_index.hpp"
 #include "gemm/src/gemm_internal.hpp"
-#include "gemm/src/tuned_pick.hpp"
+#include "gemm/src/kernels/split_k_reduce.cuh"
 #include "reduce/src/block/top2_atomic.cuh"
 #include "reduce/src/block/top2_grid.cuh"
 #include "reduce/src/top2_internal.hpp"
@@ -17,84 +17,218 @@ namespace gpuprims {
 namespace detail {
 namespace {
 
-// The scale-only path (k == 0 or alpha == 0: C = beta * C) never reads A or B; it runs the coalesced
-// kernel with k = 0 and alpha = 0, whatever the algorithm.
-const RungEntry& scale_only_rung() { return kCoalescedRung; }
+const RungEntry* ladder_rung(gemm::Algorithm algo) {
+  using gemm::Algorithm;
+  switch (algo) {
+    case Algorithm::naive: return &kNaiveRung;
+    case Algorithm::coalesced: return &kCoalescedRung;
+    case Algorithm::shared_tiled: return &kSharedTiledRung;
+    case Algorithm::blocktile_1d: return &kBlockTile1DRung;
+    case Algorithm::blocktile_2d: return &kBlockTile2DRung;
+    case Algorithm::vectorized: return &kVectorizedRung;
+    case Algorithm::bank_conflict_free: return &kBankConflictFreeRung;
+    case Algorithm::warptile: return &kWarptileRung;
+    case Algorithm::double_buffered: return &kDoubleBufferedRung;
+    case Algorithm::tuned: break;
+  }
+  return nullptr;
+}
 
-std::int64_t blocks_of(std::int64_t m, std::int64_t n, const RungEntry& r) { return tile_count(m, n, r.bm, r.bn); }
+bool has_output(const SgemmArgs& a) { return a.m > 0 && a.n > 0; }
+
+// Plans without a device (the call then says unsupported, after checking its arguments) and the
+// public queries without one are sized by this stand-in.
+const DeviceShape& no_device_shape() {
+  static const DeviceShape shape = [] {
+    DeviceShape s;
+    s.sm_count = 1;
+    return s;
+  }();
+  return shape;
+}
 
 }  // namespace
 
-const RungEntry& rung_for(gemm::Algorithm algo, std::int64_t m, std::int64_t n, std::int64_t k, bool top2_only) {
-  using gemm::Algorithm;
-  switch (algo) {
-    case Algorithm::naive: return kNaiveRung;
-    case Algorithm::coalesced: return kCoalescedRung;
-    case Algorithm::shared_tiled: return kSharedTiledRung;
-    case Algorithm::blocktile_1d: return kBlockTile1DRung;
-    case Algorithm::blocktile_2d: return kBlockTile2DRung;
-    case Algorithm::vectorized: return kVectorizedRung;
-    case Algorithm::bank_conflict_free: return kBankConflictFreeRung;
-    case Algorithm::warptile: return kWarptileRung;
-    case Algorithm::double_buffered: return kDoubleBufferedRung;
-    case Algorithm::tuned: break;
+namespace {
+
+// The tuned pick ranks up to a few hundred plans (about 5 us of host time for a tiny output with a
+// long k, as much as the GEMM itself); code that calls with the same shapes over and over finds its
+// plan here instead. Per thread, so no lock; per device shape, so a device switch misses.
+struct PickCache {
+  struct Entry {
+    const DeviceShape* device = nullptr;
+    std::int64_t m = -1, n = -1, k = -1;
+    bool store_c = false;
+    GemmPlan plan;
+  };
+  static constexpr int kEntries = 16;
+  Entry entries[kEntries];
+  int next = 0;
+};
+
+GemmPlan cached_pick(std::int64_t m, std::int64_t n, std::int64_t k, bool store_c, const DeviceShape& device) {
+  thread_local PickCache cache;
+  for (const PickCache::Entry& e : cache.entries)
+    if (e.device == &device && e.m == m && e.n == n && e.k == k && e.store_c == store_c) return e.plan;
+  const GemmPlan plan = pick_plan(m, n, k, store_c, device, fitted_constants());
+  cache.entries[cache.next] = PickCache::Entry{&device, m, n, k, store_c, plan};
+  cache.next = (cache.next + 1) % PickCache::kEntries;
+  return plan;
+}
+
+}  // namespace
+
+GemmPlan plan_for(gemm::Algorithm algo, std::int64_t m, std::int64_t n, std::int64_t k, bool store_c,
+                  const DeviceShape& device) {
+  if (const RungEntry* rung = ladder_rung(algo)) return make_plan(*rung, k, 1);
+  return cached_pick(m, n, k, store_c, device);
+}
+
+// The scale-only case runs the coalesced kernel with k = 0 and alpha = 0, whatever the algorithm.
+GemmPlan scale_only_plan() { return make_plan(kCoalescedRung, 0, 1); }
+
+std::size_t call_workspace_bytes(const GemmPlan& plan, std::int64_t m, std::int64_t n, bool want_top2,
+                                 int sm_count) {
+  std::size_t top2 = 0;
+  if (want_top2) {
+    const std::int64_t blocks = (m <= 0 || n <= 0) ? 0
+                                                   : max_of(epilogue_blocks(plan, m, n, sm_count),
+                                                            plan_blocks_x(*scale_only_plan().path, m, n));
+    top2 = top2_grid_workspace_bytes(blocks);
   }
-  return kTunedConfigs[tuned_pick(m, n, k, top2_only)];
+  const std::size_t partials = partials_bytes(plan, m, n);
+  return partials > 0 ? workspace_part(top2) + partials : top2;
 }
 
-std::size_t top2_workspace_for(std::int64_t m, std::int64_t n, const RungEntry& rung) {
-  if (m <= 0 || n <= 0) return top2_grid_workspace_bytes(0);
-  // Enough for either path (with or without the product term), so the query needs no alpha.
-  return top2_grid_workspace_bytes(max_of(blocks_of(m, n, rung), blocks_of(m, n, scale_only_rung())));
-}
-
-Status sgemm_run(const SgemmArgs& a, const RungEntry* forced, void* workspace, std::size_t workspace_bytes,
-                 cudaStream_t stream) {
+Status prepare_sgemm(const SgemmArgs& a, const GemmPlan* forced, PreparedCall* out) {
   GPUPRIMS_TRY(validate_sgemm(a));
-  const bool any_output = a.m > 0 && a.n > 0;
+  PreparedCall p;
   const bool product = has_product(a);
   // Nothing to compute and nothing to report: no CUDA call at all (as cuBLAS's quick return).
-  if (!a.want_top2 && (!any_output || (!product && a.beta == 1.0f))) return Status::success;
+  if (!a.want_top2 && (!has_output(a) || (!product && a.beta == 1.0f))) {
+    p.no_work = true;
+    *out = p;
+    return Status::success;
+  }
+  // Without a device the call cannot run, but its workspace is still checked first (a bad argument
+  // is reported before a missing device), against the plan the public queries size it by.
+  const DeviceShape* device = nullptr;
+  p.device_status = current_device_shape(&device);
+  if (p.device_status != Status::success) device = &no_device_shape();
+  p.sm_count = device->sm_count;
+  const bool store_c = a.C != nullptr;
+  const bool computes = product && has_output(a);
+  if (!computes) p.plan = scale_only_plan();
+  else if (forced) p.plan = *forced;
+  else p.plan = plan_for(a.algo, a.m, a.n, a.k, store_c, *device);
+  if (!plan_fits(p.plan, a.m, a.n, computes ? a.k : 0)) return Status::invalid_argument;
+  p.workspace_bytes = call_workspace_bytes(p.plan, a.m, a.n, a.want_top2, p.sm_count);
+  *out = p;
+  return Status::success;
+}
 
-  const RungEntry& rung = forced ? *forced : rung_for(a.algo, a.m, a.n, a.k, a.want_top2 && a.C == nullptr);
-  if (a.want_top2) {
-    if (workspace == nullptr || workspace_bytes < top2_workspace_for(a.m, a.n, rung)) return Status::invalid_argument;
+Status launch_sgemm(const SgemmArgs& a, const PreparedCall& p, void* workspace, std::size_t workspace_bytes,
+                    cudaStream_t stream) {
+  if (p.no_work) return Status::success;
+  if (p.workspace_bytes > 0) {
+    if (workspace == nullptr || workspace_bytes < p.workspace_bytes) return Status::invalid_argument;
     if (!is_aligned(workspace, 16)) return Status::misaligned_pointer;
   }
-  const DeviceInfo* device = nullptr;
-  GPUPRIMS_TRY(current_device_info(&device));
-  if (!any_output) return write_empty_top2(a.top2, stream);
+  GPUPRIMS_TRY(p.device_status);
+  if (!has_output(a)) return write_empty_top2(a.top2, stream);
 
+  const GemmPlan& plan = p.plan;
   GemmCall c{};
-  c.op = GemmOperands{a.m, a.n, product ? a.k : 0, a.A, a.lda, a.B, a.ldb};
+  c.op = GemmOperands{a.m, a.n, plan.k_split == 0 ? 0 : a.k, a.A, a.lda, a.B, a.ldb, plan.k_split};
   c.ab_vec4 = is_aligned(a.A, 16) && is_aligned(a.B, 16) && a.lda % 4 == 0 && a.ldb % 4 == 0;
   c.mode = !a.want_top2 ? EpilogueMode::store
            : (!a.force_wide_index && a.m * a.n <= std::int64_t{0xffffffff}) ? EpilogueMode::top2_packed
                                                                            : EpilogueMode::top2_wide;
   c.epi.C = a.C;
   c.epi.ldc = a.ldc;
-  c.epi.alpha = product ? a.alpha : 0.0f;
+  c.epi.alpha = c.op.k > 0 ? a.alpha : 0.0f;
   c.epi.beta = a.beta;
   c.epi.m = a.m;
   c.epi.n = a.n;
   c.epi.store = a.C != nullptr;
   c.epi.c_vec4 = a.C == nullptr || (is_aligned(a.C, 16) && a.ldc % 4 == 0);
+  c.splits = 1;
   c.stream = stream;
-  const RungEntry& run = product ? rung : scale_only_rung();
+
+  // Workspace: the top-2 part first, then the split partials (call_workspace_bytes).
+  auto* const ws = static_cast<unsigned char*>(workspace);
+  const std::size_t top2_part = p.workspace_bytes - partials_bytes(plan, a.m, a.n);
   if (c.mode == EpilogueMode::top2_packed) {
-    // The workspace's first 16 bytes are the atomic merge's two words (top2_atomic.cuh).
-    c.epi.top2_atomic.words = static_cast<unsigned long long*>(workspace);
+    // The top-2 part's first 16 bytes are the atomic merge's two words (top2_atomic.cuh).
+    c.epi.top2_atomic.words = reinterpret_cast<unsigned long long*>(ws);
     GPUPRIMS_TRY(top2_atomic_begin(c.epi.top2_atomic.words, stream));
-    GPUPRIMS_TRY(run.run(c));
-    return top2_atomic_end(c.epi.top2_atomic.words, a.top2, a.n, stream);
+  } else if (c.mode == EpilogueMode::top2_wide) {
+    GPUPRIMS_CUDA_TRY(cudaMemsetAsync(ws, 0, sizeof(unsigned int), stream));
+    c.epi.top2 = top2_grid_args(ws, a.top2, a.n);
   }
-  if (c.mode == EpilogueMode::top2_wide) {
-    GPUPRIMS_CUDA_TRY(cudaMemsetAsync(workspace, 0, sizeof(unsigned int), stream));
-    c.epi.top2 = top2_grid_args(workspace, a.top2, a.n);
+
+  if (plan.splits == 1) {
+    GPUPRIMS_TRY(plan.path->run(c));
+  } else {
+    // Each split's partial product, as is (alpha 1, beta 0: exact), into its slice of the workspace;
+    // then the sums in split order through the call's own epilogue.
+    const SplitPartials parts{reinterpret_cast<const float*>(ws + top2_part), partials_ld(a.n),
+                              a.m * partials_ld(a.n), plan.splits};
+    GemmCall part = c;
+    part.mode = EpilogueMode::store;
+    part.splits = plan.splits;
+    part.epi = EpilogueParams{};
+    part.epi.C = const_cast<float*>(parts.base);
+    part.epi.ldc = parts.ldw;
+    part.epi.alpha = 1.0f;
+    part.epi.beta = 0.0f;
+    part.epi.m = a.m;
+    part.epi.n = a.n;
+    part.epi.store = true;
+    part.epi.c_vec4 = true;
+    part.epi.split_stride = parts.stride;
+    GPUPRIMS_TRY(plan.path->run(part));
+    GPUPRIMS_TRY(launch_split_k_reduce(c, parts, p.sm_count));
   }
-  return run.run(c);
+  if (c.mode == EpilogueMode::top2_packed) return top2_atomic_end(c.epi.top2_atomic.words, a.top2, a.n, stream);
+  return Status::success;
 }
 
+Status sgemm_run(const SgemmArgs& a, const GemmPlan* forced, void* workspace, std::size_t workspace_bytes,
+                 cudaStream_t stream) {
+  PreparedCall p;
+  GPUPRIMS_TRY(prepare_sgemm(a, forced, &p));
+  return launch_sgemm(a, p, workspace, workspace_bytes, stream);
+}
+
+namespace {
+
+// The allocating forms: the exact workspace of this call from the stream-ordered allocator.
+Status run_with_scratch(const SgemmArgs& a, cudaStream_t stream) {
+  PreparedCall p;
+  GPUPRIMS_TRY(prepare_sgemm(a, nullptr, &p));
+  GPUPRIMS_TRY(p.device_status);
+  StreamScratch scratch(stream);
+  GPUPRIMS_TRY(scratch.allocate(p.workspace_bytes));
+  return launch_sgemm(a, p, scratch.get(), p.workspace_bytes, stream);
+}
+
+// Workspace for the public queries, which know neither alpha nor (for top-2) whether C will be
+// given: enough for every plan the call could take. 0 for arguments no call would accept.
+std::size_t query_workspace(std::int64_t m, std::int64_t n, std::int64_t k, gemm::Algorithm algo, bool want_top2) {
+  if (m < 0 || n < 0 || k < 0 || static_cast<int>(algo) < 0 || algo > gemm::Algorithm::tuned) return 0;
+  const DeviceShape* device = nullptr;
+  if (current_device_shape(&device) != Status::success) device = &no_device_shape();
+  std::size_t bytes = call_workspace_bytes(scale_only_plan(), m, n, want_top2, device->sm_count);
+  for (bool store_c : {true, false}) {
+    if (!want_top2 && !store_c) continue;
+    const GemmPlan plan = plan_for(algo, m, n, k, store_c, *device);
+    bytes = max_of(bytes, call_workspace_bytes(plan, m, n, want_top2, device->sm_count));
+  }
+  return bytes;
+}
+
+}  // namespace
 }  // namespace detail
 
 namespace gemm {
@@ -115,18 +249,26 @@ const char* name(Algorithm algo) noexcept {
   return "unknown";
 }
 
+std::size_t sgemm_workspace_bytes(std::int64_t m, std::int64_t n, std::int64_t k, Algorithm algo) noexcept {
+  return detail::query_workspace(m, n, k, algo, false);
+}
+
+Status sgemm(std::int64_t m, std::int64_t n, std::int64_t k, float alpha, const float* A, std::int64_t lda,
+             const float* B, std::int64_t ldb, float beta, float* C, std::int64_t ldc, void* d_workspace,
+             std::size_t workspace_bytes, Algorithm algo, cudaStream_t stream) {
+  const detail::SgemmArgs a{m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, algo, nullptr, false};
+  return detail::sgemm_run(a, nullptr, d_workspace, workspace_bytes, stream);
+}
+
 Status sgemm(std::int64_t m, std::int64_t n, std::int64_t k, float alpha, const float* A, std::int64_t lda,
              const float* B, std::int64_t ldb, float beta, float* C, std::int64_t ldc, Algorithm algo,
              cudaStream_t stream) {
   const detail::SgemmArgs a{m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, algo, nullptr, false};
-  return detail::sgemm_run(a, nullptr, nullptr, 0, stream);
+  return detail::run_with_scratch(a, stream);
 }
 
 std::size_t top2_workspace_bytes(std::int64_t m, std::int64_t n, std::int64_t k, Algorithm algo) noexcept {
-  if (m < 0 || n < 0 || k < 0 || static_cast<int>(algo) < 0 || algo > Algorithm::tuned) return 0;
-  // Enough for the configuration picked with C and the one picked without it.
-  return detail::max_of(detail::top2_workspace_for(m, n, detail::rung_for(algo, m, n, k, false)),
-                        detail::top2_workspace_for(m, n, detail::rung_for(algo, m, n, k, true)));
+  return detail::query_workspace(m, n, k, algo, true);
 }
 
 Status sgemm_top2_argmin(std::int64_t m, std::int64_t n, std::int64_t k, float alpha, const float* A,
@@ -141,13 +283,7 @@ Status sgemm_top2_argmin(std::int64_t m, std::int64_t n, std::int64_t k, float a
                          std::int64_t lda, const float* B, std::int64_t ldb, float beta, float* C, std::int64_t ldc,
                          Top2* d_top2, Algorithm algo, cudaStream_t stream) {
   const detail::SgemmArgs a{m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, algo, d_top2, true};
-  GPUPRIMS_TRY(detail::validate_sgemm(a));  // bad input: a Status before any allocation
-  const detail::DeviceInfo* device = nullptr;
-  GPUPRIMS_TRY(detail::current_device_info(&device));
-  const std::size_t bytes = top2_workspace_bytes(m, n, k, algo);
-  detail::StreamScratch scratch(stream);
-  GPUPRIMS_TRY(scratch.allocate(bytes));
-  return detail::sgemm_run(a, nullptr, scratch.get(), bytes, stream);
+  return detail::run_with_scratch(a, stream);
 }
 
 }  // namespace gemm

@@ -1,30 +1,53 @@
 #pragma once
-// The SGEMM driver behind the public entry points, also used by the autotune harness to force one
-// configuration.
+// The SGEMM driver behind the public entry points: a request becomes a plan (plan.hpp) and the
+// workspace that plan needs, then launches. The autotuner and the tests force plans through it.
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
 
 #include <gpuprims/status.hpp>
 
-#include "gemm/src/rungs/rungs.hpp"
+#include "gemm/src/cost_model.hpp"
+#include "gemm/src/plan.hpp"
 #include "gemm/src/validate.hpp"
 
 namespace gpuprims::detail {
 
-// The rung (or tuned configuration) that serves algo for an m x n x k product; top2_only: a top-2 call
-// that does not store the product (the tuned rung has a table of its own for those).
-const RungEntry& rung_for(gemm::Algorithm algo, std::int64_t m, std::int64_t n, std::int64_t k,
-                          bool top2_only = false);
+// The plan algo takes for an m x n x k product: the rung itself (one k range) for ladder rungs, the
+// cost model's pick for tuned. store_c: the product is written (false: a top-2 call without C).
+GemmPlan plan_for(gemm::Algorithm algo, std::int64_t m, std::int64_t n, std::int64_t k, bool store_c,
+                  const DeviceShape& device);
 
-// Top-2 scratch for an m x n output served by rung: enough for the last-block-done merge (one partial
-// per block of whichever kernel the call launches: the rung's, or the scale-only path's when k == 0 or
-// alpha == 0), which outputs of 2^32+ entries take; smaller ones use its first 16 bytes (two packed
-// words, top2_atomic.cuh).
-std::size_t top2_workspace_for(std::int64_t m, std::int64_t n, const RungEntry& rung);
+// The plan of the scale-only case (k == 0 or alpha == 0: C = beta * C, A and B never read).
+GemmPlan scale_only_plan();
 
-// Validates, then runs `forced` if given, else the rung algo selects. Workspace only for top-2.
-Status sgemm_run(const SgemmArgs& a, const RungEntry* forced, void* workspace, std::size_t workspace_bytes,
+// Workspace a call with this plan needs: with want_top2, the top-2 part (one partial per block of the
+// kernel that runs the epilogue, or of the scale-only path, whichever is more: enough for either
+// merge, since outputs of 2^32+ entries take the last-block-done one); then, 256-byte aligned, the
+// split partials.
+std::size_t call_workspace_bytes(const GemmPlan& plan, std::int64_t m, std::int64_t n, bool want_top2,
+                                 int sm_count);
+
+// A validated request, ready to launch: what runs and the workspace it needs.
+struct PreparedCall {
+  bool no_work = false;  // nothing to compute or report: no CUDA call at all
+  GemmPlan plan;
+  std::size_t workspace_bytes = 0;
+  int sm_count = 1;
+  Status device_status = Status::success;  // unsupported without a device (launch reports it)
+};
+
+// Validates a and decides its plan (`forced` when given) and workspace. Queries the device only when
+// there is work to do; a missing device is recorded in device_status, not returned, so that
+// launch_sgemm can check the workspace first.
+Status prepare_sgemm(const SgemmArgs& a, const GemmPlan* forced, PreparedCall* out);
+
+// Launches a prepared call; workspace must hold p.workspace_bytes and be 16-byte aligned.
+Status launch_sgemm(const SgemmArgs& a, const PreparedCall& p, void* workspace, std::size_t workspace_bytes,
+                    cudaStream_t stream);
+
+// prepare_sgemm, then launch_sgemm.
+Status sgemm_run(const SgemmArgs& a, const GemmPlan* forced, void* workspace, std::size_t workspace_bytes,
                  cudaStream_t stream);
 
 }  // namespace gpuprims::detail

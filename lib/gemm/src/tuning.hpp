@@ -54,6 +54,34 @@ using TunedConfig4 = WarpTileConfig<64, 128, 16, 32, 64, 3>;
 using TunedConfig5 = WarpTileConfig<64, 64, 16, 32, 32, 4>;
 using TunedConfig6 = WarpTileConfig<32, 64, 32, 32, 32, 4>;
 
+// The few-rows path (kernels/few_rows.cuh, m <= kRows; one kernel per kRows in kFewRowsVariants):
+// 64 threads of four columns each; A staged kChunk deep; unroll(kRows) rows of B in flight per thread
+// (4 for 32 rows, whose 128 accumulators leave no room for 8).
+inline constexpr int kFewRowsVariants[] = {4, 8, 16, 32};
+inline constexpr int kNumFewRowsPaths = 4;
+struct FewRowsShape {
+  static constexpr int kThreads = 64;
+  static constexpr int kCols = 4 * kThreads;
+  static constexpr int kChunk = 256;
+  static constexpr int unroll(int rows) { return rows >= 32 ? 4 : 8; }
+  static_assert(kChunk % 8 == 0, "whole unrolled steps per chunk");
+};
+
+// The few-columns path (kernels/few_cols.cuh, n <= kCols; one kernel per kCols in kFewColsVariants):
+// kWarps warps of rows_per_warp rows each; B staged chunk(kCols) deep, about 32 KB of shared memory
+// whatever kCols.
+inline constexpr int kFewColsVariants[] = {4, 8, 16, 32};
+inline constexpr int kNumFewColsPaths = 4;
+struct FewColsShape {
+  static constexpr int kWarps = 8;
+  static constexpr int kThreads = 32 * kWarps;
+  static constexpr int rows_per_warp(int cols) { return cols >= 32 ? 2 : 4; }  // accumulators <= 64
+  static constexpr int rows_per_block(int cols) { return kWarps * rows_per_warp(cols); }
+  static constexpr int chunk(int cols) { return 8192 / cols; }
+  // One pass of a warp's lanes covers 128 values of k.
+  static constexpr int kKStep = 128;
+};
+
 // Measured and not kept: 128x256 and 256x128 with BK = 16 (H200: never beat BK = 8); 128x128x8 at 2
 // blocks per SM (H100: spills under the 128-register cap, 39.9 vs 46.2 TFLOP/s at 4096^3); a
 // persistent form of configs 2 and 4 that loads a block's next tile during its last slab (H100: never

@@ -1,5 +1,6 @@
 // RapidCheck over SGEMM launch arithmetic on the CPU: the grouped tile order is a bijection onto the
-// output tiles for any grid and group size, and the tuned pick always names a compiled configuration.
+// output tiles for any grid and group size, and the tuned pick never selects a plan whose
+// preconditions the shape violates (path limits on m and n, split ranges that cover k exactly).
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
@@ -7,7 +8,7 @@
 #include <set>
 
 #include "gemm/src/detail/tile_index.hpp"
-#include "gemm/src/tuned_pick.hpp"
+#include "gemm/src/cost_model.hpp"
 
 namespace {
 
@@ -26,12 +27,23 @@ RC_GTEST_PROP(GemmLaunchMathProperty, TileOrderIsABijection, ()) {
   RC_ASSERT(static_cast<std::int64_t>(seen.size()) == tiles_m * tiles_n);
 }
 
-RC_GTEST_PROP(GemmLaunchMathProperty, TunedPickIsAlwaysACompiledConfig, ()) {
-  const auto m = *rc::gen::inRange<std::int64_t>(1, std::int64_t{1} << 20);
-  const auto n = *rc::gen::inRange<std::int64_t>(1, std::int64_t{1} << 20);
-  const auto k = *rc::gen::inRange<std::int64_t>(1, std::int64_t{1} << 20);
-  const int c = d::tuned_pick(m, n, k);
-  RC_ASSERT(c >= 0 && c < d::kNumTunedConfigs);
+// Shapes biased to the edges of the paths' limits (1, 4, 16, 32, 33 ...) as well as anywhere up to 2^24.
+rc::Gen<std::int64_t> dim() {
+  return rc::gen::oneOf(rc::gen::inRange<std::int64_t>(1, 65), rc::gen::element<std::int64_t>(1, 4, 5, 8, 9, 16, 17, 32, 33),
+                        rc::gen::inRange<std::int64_t>(1, std::int64_t{1} << 24));
+}
+
+RC_GTEST_PROP(GemmLaunchMathProperty, TunedPickAlwaysFitsTheShape, ()) {
+  const std::int64_t m = *dim(), n = *dim(), k = *dim();
+  d::DeviceShape device;
+  device.sm_count = *rc::gen::inRange(1, 200);
+  for (int& occ : device.occupancy) occ = *rc::gen::inRange(0, 9);
+  const bool store_c = *rc::gen::arbitrary<bool>();
+  const d::GemmPlan plan = d::pick_plan(m, n, k, store_c, device, d::fitted_constants());
+  RC_LOG() << m << "x" << n << "x" << k << " -> " << plan.path->name << " splits " << plan.splits << " of "
+           << plan.k_split;
+  RC_ASSERT(d::plan_fits(plan, m, n, k));
+  RC_ASSERT(plan.splits <= d::kMaxSplits);
 }
 
 }  // namespace

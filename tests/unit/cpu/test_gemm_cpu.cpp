@@ -1,5 +1,6 @@
 // CPU-side SGEMM checks that run in CI without a GPU: names, argument validation (every bad input is a
-// Status, with no CUDA call), launch arithmetic, the swizzled shared-memory layout, the tuned pick.
+// Status, with no CUDA call), launch arithmetic, the swizzled shared-memory layout, plans and their
+// workspace, the cost model's constants and its fitter.
 #include <gtest/gtest.h>
 
 #include <gpuprims/gemm.hpp>
@@ -11,8 +12,8 @@
 #include "gemm/src/detail/smem_layout.hpp"
 #include "gemm/src/detail/tile_index.hpp"
 #include "gemm/src/gemm_internal.hpp"
-#include "gemm/src/tuned_pick.hpp"
 #include "gemm/src/tuning.hpp"
+#include "gemm/tools/model_fit.hpp"
 #include "support/gpu.hpp"
 
 namespace {
@@ -207,18 +208,121 @@ TEST(GemmSmemLayout, SplitFragmentOffsetEqualsTheSwizzledOffset) {
   expect_split_offset_matches<32, 32>();
 }
 
-TEST(GemmTunedPick, PicksAValidConfigurationForAnyShape) {
-  for (std::int64_t m : {1, 100, 4096, 100000})
-    for (std::int64_t n : {1, 300, 8192})
-      for (std::int64_t k : {1, 64, 8192}) {
-        for (bool top2_only : {false, true}) {
-          const int c = d::tuned_pick(m, n, k, top2_only);
-          EXPECT_GE(c, 0);
-          EXPECT_LT(c, d::kNumTunedConfigs);
+// The device shape the tuned rung plans with: the real one when a GPU is present, else a stand-in
+// (the public queries use the same stand-in without a device).
+d::DeviceShape planning_device() {
+  const d::DeviceShape* device = nullptr;
+  if (d::current_device_shape(&device) == Status::success) return *device;
+  d::DeviceShape fallback;
+  fallback.sm_count = 1;
+  return fallback;
+}
+
+TEST(GemmPlan, SplitsCoverKExactlyWithAlignedNonEmptyRanges) {
+  for (const d::RungEntry* path : d::tuned_paths())
+    for (std::int64_t k : {1, 2, 7, 8, 9, 100, 333, 4096, 65537})
+      for (int splits : {1, 2, 3, 7, 16, 1000}) {
+        const d::GemmPlan p = d::make_plan(*path, k, splits);
+        SCOPED_TRACE(std::string(path->name) + " k " + std::to_string(k) + " splits " + std::to_string(splits));
+        EXPECT_TRUE(d::plan_fits(p, 1, 1, k));
+        EXPECT_LE(p.splits, splits);
+        if (p.splits > 1) {
+          EXPECT_EQ(p.k_split % path->k_align, 0);
+          EXPECT_LT((p.splits - 1) * p.k_split, k);  // the last range is not empty
+          EXPECT_GE(p.splits * p.k_split, k);
+        } else {
+          EXPECT_EQ(p.k_split, k);
         }
       }
-  for (const auto& e : d::kTunedTable) EXPECT_EQ(d::tuned_pick(e.m, e.n, e.k), e.config);
-  for (const auto& e : d::kTunedTop2OnlyTable) EXPECT_EQ(d::tuned_pick(e.m, e.n, e.k, true), e.config);
+}
+
+TEST(GemmPlan, FitsRejectsShapesAndSplitsOutsideAPath) {
+  const d::GemmPlan rows = d::make_plan(d::kFewRowsPaths[0], 100, 1);
+  EXPECT_TRUE(d::plan_fits(rows, d::kFewRowsPaths[0].bm, 5000, 100));
+  EXPECT_FALSE(d::plan_fits(rows, d::kFewRowsPaths[0].bm + 1, 5000, 100));
+  const d::GemmPlan cols = d::make_plan(d::kFewColsPaths[0], 100, 1);
+  EXPECT_TRUE(d::plan_fits(cols, 5000, d::kFewColsPaths[0].bn, 100));
+  EXPECT_FALSE(d::plan_fits(cols, 5000, d::kFewColsPaths[0].bn + 1, 100));
+  EXPECT_FALSE(d::plan_fits(rows, 4, 5000, 101)) << "one range must cover exactly k";
+  d::GemmPlan split = d::make_plan(d::kTunedConfigs[0], 1000, 4);
+  ASSERT_GT(split.splits, 1);
+  EXPECT_TRUE(d::plan_fits(split, 300, 300, 1000));
+  EXPECT_FALSE(d::plan_fits(split, 300, 300, 2000)) << "ranges short of k";
+  split.k_split += 1;
+  EXPECT_FALSE(d::plan_fits(split, 300, 300, 1000)) << "misaligned range";
+  const d::GemmPlan ladder = d::make_plan(d::kDoubleBufferedRung, 1000, 4);
+  EXPECT_EQ(ladder.splits, 1) << "ladder rungs never split k";
+}
+
+TEST(GemmCostModel, FittedConstantsCoverEveryTunedPath) {
+  const d::ModelConstants& m = d::fitted_constants();
+  EXPECT_TRUE(m.complete) << "model_constants.inc lacks a tuned path: rerun bench/sgemm_autotune";
+  EXPECT_GT(m.dram_gbs, 0);
+  for (int i = 0; i < d::kNumTunedPaths; ++i) {
+    SCOPED_TRACE(d::tuned_paths()[i]->name);
+    EXPECT_GT(m.paths[i].step_us, 0);
+    EXPECT_GE(m.paths[i].alone, 1.0);
+  }
+}
+
+TEST(GemmCostModel, EveryPlanTheModelRanksFitsTheShape) {
+  d::DeviceShape device;
+  device.sm_count = 132;
+  for (int i = 0; i < d::kNumTunedPaths; ++i) device.occupancy[i] = 1 + i % 4;
+  for (std::int64_t m : {1, 4, 5, 16, 17, 32, 33, 100, 4096, 100000})
+    for (std::int64_t n : {1, 4, 9, 32, 300, 8192})
+      for (std::int64_t k : {1, 64, 8192, 1 << 20}) {
+        int candidates = 0;
+        d::for_each_candidate(m, n, k, device, [&](int, const d::GemmPlan& p) {
+          ++candidates;
+          EXPECT_TRUE(d::plan_fits(p, m, n, k)) << p.path->name << " " << m << "x" << n << "x" << k;
+        });
+        EXPECT_GE(candidates, d::kNumTunedConfigs);
+        for (bool store_c : {true, false})
+          EXPECT_TRUE(d::plan_fits(d::pick_plan(m, n, k, store_c, device, d::fitted_constants()), m, n, k));
+      }
+}
+
+// Times made by a known model; fitted from constants scaled away from it, the fit finds constants
+// whose pick matches the known model's on every shape.
+TEST(GemmModelFit, RecoversTheRankingOfAKnownModel) {
+  d::DeviceShape device;
+  device.sm_count = 132;
+  for (int i = 0; i < d::kNumTunedPaths; ++i) device.occupancy[i] = 1 + i % 3;
+  d::ModelConstants truth = d::fitted_constants();
+  for (int i = 0; i < d::kNumTunedPaths; ++i) {
+    truth.paths[i].block_us = 1.0 + 0.3 * (i % 5);
+    truth.paths[i].step_us = 0.2 + 0.07 * i;
+    truth.paths[i].alone = 1.0 + (i % 3) * 0.5;
+  }
+  std::vector<d::TimedPlan> samples;
+  const std::int64_t shapes[][3] = {{4096, 4096, 4096}, {64, 64, 65536}, {1, 8192, 4096}, {8192, 3, 4096},
+                                    {1000, 300, 700},   {16, 1000, 20000}, {20000, 20, 900}, {8192, 8192, 16},
+                                    {128, 4096, 4096},  {2500, 2500, 2500}};
+  for (const auto& s : shapes)
+    d::for_each_candidate(s[0], s[1], s[2], device, [&](int path, const d::GemmPlan& p) {
+      samples.push_back({s[0], s[1], s[2], true, path, p, d::predict_us(path, p, s[0], s[1], s[2], true, device, truth)});
+    });
+  d::ModelConstants start = truth;
+  start.launch_us *= 1.7;
+  for (auto& c : start.paths) {
+    c.block_us *= 0.6;
+    c.step_us *= 1.4;
+    c.alone = 1.0;
+  }
+  EXPECT_LT(d::score_pick(samples, device, start).geomean, 0.999) << "the start must rank some shape wrongly";
+  const d::FitReport fit = d::fit_model(samples, device, &start);
+  EXPECT_LT(fit.rms_log_error, 0.05);
+  const d::PickScore score = d::score_pick(samples, device, start);
+  EXPECT_GT(score.geomean, 0.99) << "worst " << score.worst_shape;
+  EXPECT_GT(score.worst, 0.95) << score.worst_shape;
+}
+
+TEST(GemmModelFit, WritesEveryPathAsAnIncludeLine) {
+  const std::string inc = d::model_constants_inc(d::fitted_constants(), "// header\n");
+  EXPECT_EQ(inc.rfind("// header\nGPUPRIMS_MODEL_GLOBALS(", 0), 0u);
+  for (const d::RungEntry* p : d::tuned_paths())
+    EXPECT_NE(inc.find(std::string("GPUPRIMS_MODEL_PATH(\"") + p->name + "\""), std::string::npos) << p->name;
 }
 
 TEST(GemmWorkspace, OnePartialPerBlockOfTheLaunchedKernel) {
@@ -227,17 +331,31 @@ TEST(GemmWorkspace, OnePartialPerBlockOfTheLaunchedKernel) {
   EXPECT_GE(w, 16 + 128u * 128u * 24u);
   EXPECT_GE(gemm::top2_workspace_bytes(0, 0, 0), 16u);
   EXPECT_EQ(gemm::top2_workspace_bytes(-1, 4, 4), 0u);
+  EXPECT_EQ(gemm::sgemm_workspace_bytes(-1, 4, 4), 0u);
+  EXPECT_EQ(gemm::sgemm_workspace_bytes(4, 4, 4, static_cast<Algorithm>(99)), 0u);
+  EXPECT_EQ(gemm::sgemm_workspace_bytes(4096, 4096, 4096, Algorithm::warptile), 0u) << "ladder rungs never split";
 }
 
-TEST(GemmWorkspace, CoversTheConfigurationsPickedWithAndWithoutC) {
-  // The query cannot know whether C will be given, and the two cases pick from different tables.
-  for (const auto& e : d::kTunedTop2OnlyTable)
-    for (std::int64_t scale : {1, 3}) {
-      const std::int64_t m = e.m * scale, n = e.n * scale, k = e.k;
-      const std::size_t w = gemm::top2_workspace_bytes(m, n, k, Algorithm::tuned);
-      EXPECT_GE(w, d::top2_workspace_for(m, n, d::rung_for(Algorithm::tuned, m, n, k, false)));
-      EXPECT_GE(w, d::top2_workspace_for(m, n, d::rung_for(Algorithm::tuned, m, n, k, true)));
+TEST(GemmWorkspace, QueriesCoverThePlansPickedWithAndWithoutC) {
+  // The queries know neither alpha nor (for top-2) whether C will be given; the two cases may pick
+  // different plans, split or not.
+  const d::DeviceShape device = planning_device();
+  const std::int64_t shapes[][3] = {{64, 64, 65536}, {8, 8, 1 << 20}, {1, 4096, 4096}, {4096, 1, 4096},
+                                    {2500, 2500, 2500}, {16384, 16384, 64}, {100, 8192, 4096}, {3, 5, 7}};
+  for (const auto& s : shapes) {
+    const std::int64_t m = s[0], n = s[1], k = s[2];
+    SCOPED_TRACE(std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k));
+    const std::size_t top2 = gemm::top2_workspace_bytes(m, n, k);
+    const std::size_t plain = gemm::sgemm_workspace_bytes(m, n, k);
+    for (bool store_c : {true, false}) {
+      const d::GemmPlan plan = d::plan_for(Algorithm::tuned, m, n, k, store_c, device);
+      EXPECT_GE(top2, d::call_workspace_bytes(plan, m, n, true, device.sm_count));
+      if (store_c) {
+        EXPECT_EQ(plain, d::call_workspace_bytes(plan, m, n, false, device.sm_count));
+      }
     }
+    EXPECT_GE(top2, d::call_workspace_bytes(d::scale_only_plan(), m, n, true, device.sm_count));
+  }
 }
 
 }  // namespace

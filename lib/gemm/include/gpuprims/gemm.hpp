@@ -28,9 +28,25 @@ GPUPRIMS_API const char* name(Algorithm algo) noexcept;
 // elements (lda >= max(1, k), ldb >= max(1, n), ldc >= max(1, n)). beta == 0 never reads C (NaN in C
 // does not leak). k == 0 or alpha == 0 gives C = beta * C without reading A or B. All pointers are
 // device pointers, 4-byte aligned; pointers that no element is read from or written to may be null.
+// The tuned algorithm may split k over several blocks for outputs too small to fill the GPU; the
+// partial products are then summed in a fixed order, so results stay bitwise reproducible. The
+// scratch for them comes from the stream-ordered allocator (cudaMallocAsync) in this form.
 GPUPRIMS_API Status sgemm(std::int64_t m, std::int64_t n, std::int64_t k, float alpha, const float* A,
                           std::int64_t lda, const float* B, std::int64_t ldb, float beta, float* C,
                           std::int64_t ldc, Algorithm algo = Algorithm::tuned, cudaStream_t stream = nullptr);
+
+// Scratch an sgemm call of this shape and algorithm may need (0 when it needs none): enough for any
+// alpha and beta. Depends on the current device (the tuned pick reads its multiprocessor count).
+GPUPRIMS_API std::size_t sgemm_workspace_bytes(std::int64_t m, std::int64_t n, std::int64_t k,
+                                               Algorithm algo = Algorithm::tuned) noexcept;
+
+// Explicit-workspace form: no allocation, no synchronization. d_workspace (16-byte aligned device
+// memory, may be null when the query says 0) of at least sgemm_workspace_bytes(m, n, k, algo) bytes;
+// less than the call needs is Status::invalid_argument, before any launch.
+GPUPRIMS_API Status sgemm(std::int64_t m, std::int64_t n, std::int64_t k, float alpha, const float* A,
+                          std::int64_t lda, const float* B, std::int64_t ldb, float beta, float* C,
+                          std::int64_t ldc, void* d_workspace, std::size_t workspace_bytes,
+                          Algorithm algo = Algorithm::tuned, cudaStream_t stream = nullptr);
 
 using MinEntry = gpuprims::MinEntry;
 using Top2 = gpuprims::Top2;
@@ -44,7 +60,8 @@ GPUPRIMS_API Status sgemm_top2_argmin(std::int64_t m, std::int64_t n, std::int64
                                       std::int64_t ldc, Top2* d_top2, Algorithm algo = Algorithm::tuned,
                                       cudaStream_t stream = nullptr);
 
-// Explicit-workspace form: no allocation, no synchronization.
+// Explicit-workspace form: no allocation, no synchronization. The query covers C given or not and any
+// alpha; a workspace smaller than the call needs is Status::invalid_argument, before any launch.
 GPUPRIMS_API std::size_t top2_workspace_bytes(std::int64_t m, std::int64_t n, std::int64_t k,
                                               Algorithm algo = Algorithm::tuned) noexcept;
 GPUPRIMS_API Status sgemm_top2_argmin(std::int64_t m, std::int64_t n, std::int64_t k, float alpha, const float* A,

@@ -43,6 +43,9 @@ class Epilogue {
     rank(v, r, c);
   }
 
+  // Whether C takes 16-byte accesses (aligned, ldc % 4 == 0; always true when C is not stored).
+  __device__ __forceinline__ bool vector_c() const { return p_.c_vec4; }
+
   // Whether a block's whole bm x bn tile lies inside C and C takes 16-byte accesses: then the block
   // may use apply4_vec in a fixed form (with_interior_form), whose code is a small fraction of the
   // checked path.

@@ -16,7 +16,7 @@ template <bool kXWalksRows, EpilogueMode kMode>
 __global__ void __launch_bounds__(SimpleTiling::kTile * SimpleTiling::kTile, 1)
     one_output_per_thread_kernel(GemmOperands op, EpilogueParams ep) {
   constexpr int T = SimpleTiling::kTile;
-  const auto [m, n, k, A, lda, B, ldb] = op;
+  [[maybe_unused]] const auto [m, n, k, A, lda, B, ldb, k_split] = op;  // rungs 1-8 never split k
   const TileCoord tile = tile_coord(blockIdx.x, ceil_div<std::int64_t>(m, T), ceil_div<std::int64_t>(n, T), 1);
   const std::int64_t row = tile.tm * T + (kXWalksRows ? threadIdx.x : threadIdx.y);
   const std::int64_t col = tile.tn * T + (kXWalksRows ? threadIdx.y : threadIdx.x);

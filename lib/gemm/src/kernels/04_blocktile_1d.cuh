@@ -20,7 +20,7 @@ __global__ void __launch_bounds__(BlockTile1DConfig::kThreads)
   __shared__ float As[BM * BK];
   __shared__ float Bs[BK * BN];
 
-  const auto [m, n, k, A, lda, B, ldb] = op;
+  [[maybe_unused]] const auto [m, n, k, A, lda, B, ldb, k_split] = op;  // rungs 1-8 never split k
   const TileCoord tile = tile_coord(blockIdx.x, ceil_div<std::int64_t>(m, BM), ceil_div<std::int64_t>(n, BN), 1);
   const std::int64_t row0 = tile.tm * BM, col0 = tile.tn * BN;
   const int tid = threadIdx.x;

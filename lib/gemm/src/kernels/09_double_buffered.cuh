@@ -3,9 +3,11 @@
 // registers before the FMAs on slab s (which reads the other stage), and stored after them, so global
 // latency hides behind arithmetic and one barrier per slab suffices instead of rung 8's two; that
 // barrier comes before the slab's last k step, whose FMAs cover the next slab's first shared reads.
+// Its epilogue sends a C without 16-byte accesses through the freed shared memory (warp_tile.cuh).
 #include <cstdint>
 #include <type_traits>
 
+#include "gemm/src/detail/k_range.cuh"
 #include "gemm/src/detail/launch.cuh"
 #include "gemm/src/detail/warp_tile.cuh"
 #include "gemm/src/tuning.hpp"
@@ -65,12 +67,19 @@ __device__ __forceinline__ void double_buffered_slabs(const GemmOperands& op, Lo
   }
 }
 
+// Shared memory of one block: two stages of the A and B slabs.
+template <class Cfg>
+constexpr int double_buffered_smem_bytes() {
+  return 2 * (Cfg::BK * Cfg::BM + Cfg::BK * Cfg::BN) * static_cast<int>(sizeof(float));
+}
+
 template <class Cfg, bool kVec, EpilogueMode kMode>
 __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocksPerSm)
     double_buffered_kernel(GemmOperands op, EpilogueParams ep) {
   // Dynamic, so a configuration may take 48 KB or more (static arrays stop at 48 KB).
   extern __shared__ float4 smem_f4[];
   float* const smem = reinterpret_cast<float*>(smem_f4);
+  take_k_range(op, ep);  // the tuned rung's split-K plans run this kernel over several block rows
 
   const TileCoord tile = tile_coord(blockIdx.x, ceil_div<std::int64_t>(op.m, Cfg::BM),
                                     ceil_div<std::int64_t>(op.n, Cfg::BN), Cfg::kGroupM);
@@ -88,14 +97,9 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocksPerSm)
     double_buffered_slabs<Cfg, false>(op, loader, smem, pos, acc);
   }
   Epilogue<kMode> epi(ep, prefetched);
-  warp_tile_epilogue<Cfg>(epi, acc, pos, row0, col0);
+  static_assert(staged_epilogue_floats<Cfg>() <= double_buffered_smem_bytes<Cfg>() / 4, "staging fits");
+  warp_tile_epilogue<Cfg>(epi, acc, pos, row0, col0, smem);
   epi.template finish<Cfg::kThreads>(tid);
-}
-
-// Shared memory of one block: two stages of the A and B slabs.
-template <class Cfg>
-constexpr int double_buffered_smem_bytes() {
-  return 2 * (Cfg::BK * Cfg::BM + Cfg::BK * Cfg::BN) * static_cast<int>(sizeof(float));
 }
 
 template <class Cfg>
@@ -109,9 +113,17 @@ Status launch_double_buffered(const GemmCall& c) {
     // From 48 KB on a kernel must opt in to more dynamic shared memory (per device; cheap to repeat).
     if constexpr (kSmem >= 48 * 1024) attr = status_from(cudaFuncSetAttribute(
         kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem));
-    if (attr == Status::success) kernel<<<blocks, Cfg::kThreads, kSmem, c.stream>>>(c.op, c.epi);
+    if (attr == Status::success) kernel<<<dim3(blocks, c.splits), Cfg::kThreads, kSmem, c.stream>>>(c.op, c.epi);
   });
   return attr != Status::success ? attr : launched;
+}
+
+// Resident blocks per SM of the store-mode kernel (the cost model's occupancy).
+template <class Cfg>
+Status double_buffered_occupancy(int* blocks_per_sm) {
+  return status_from(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+      blocks_per_sm, double_buffered_kernel<Cfg, true, EpilogueMode::store>, Cfg::kThreads,
+      double_buffered_smem_bytes<Cfg>()));
 }
 
 }  // namespace gpuprims::detail

@@ -1,12 +1,16 @@
-// Instantiates the tuned rung's candidate configurations (all on the double-buffered kernel). Which
-// one runs for a shape is decided by tuned_pick.hpp from the measured table.
+// Instantiates the tuned rung's tile paths: rung 9's double-buffered kernel in several tile shapes,
+// each able to split k over block rows. Which one runs for a shape, and with how many splits, is the
+// cost model's choice (cost_model.hpp).
 #include "gemm/src/kernels/09_double_buffered.cuh"
 #include "gemm/src/rungs/rungs.hpp"
 
 namespace gpuprims::detail {
 
-#define GPUPRIMS_TUNED_ENTRY(Cfg, label) \
-  RungEntry { label, &launch_double_buffered<Cfg>, Cfg::BM, Cfg::BN }
+#define GPUPRIMS_TUNED_ENTRY(Cfg, label)                                                                 \
+  RungEntry {                                                                                            \
+    label, &launch_double_buffered<Cfg>, Cfg::BM, Cfg::BN, PathKind::tile, true, Cfg::BK, Cfg::BK,       \
+        &double_buffered_occupancy<Cfg>                                                                  \
+  }
 
 const RungEntry kTunedConfigs[kNumTunedConfigs] = {
     GPUPRIMS_TUNED_ENTRY(TunedConfig0, "db_128x128x8_w32x64"),

@@ -1,6 +1,9 @@
 #pragma once
 // The dispatch entries each rung's translation unit defines: its launcher and its output tile shape
-// (the tile shape sizes the top-2 workspace: one partial per block).
+// (the tile shape sizes the top-2 workspace: one partial per block), and for the tuned rung's paths
+// what its pick (cost_model.hpp) needs to know of each kernel.
+#include <array>
+
 #include <gpuprims/status.hpp>
 
 #include "gemm/src/detail/gemm_call.hpp"
@@ -8,11 +11,21 @@
 
 namespace gpuprims::detail {
 
+// How a path's blocks cover C: bm x bn tiles of any m x n (tile); at most bm rows, in bn columns per
+// block (few_rows: m <= bm); bm rows per block, at most bn columns (few_cols: n <= bn).
+enum class PathKind { tile, few_rows, few_cols };
+
 struct RungEntry {
   const char* name;
   Status (*run)(const GemmCall&);
-  int bm;
-  int bn;
+  int bm;  // output rows one block covers
+  int bn;  // output columns one block covers
+  // The tuned rung's paths fill these; ladder rungs keep the defaults (one k range, never picked).
+  PathKind kind = PathKind::tile;
+  bool splits_k = false;  // honours GemmCall::splits and GemmOperands::k_split (detail/k_range.cuh)
+  int k_align = 1;        // a k split starts at a multiple of this, so 16-byte loads along k stay aligned
+  int k_step = 1;         // k covered by one step of a block's main loop: the cost model's unit of work
+  Status (*occupancy)(int* blocks_per_sm) = nullptr;  // resident blocks per SM (store-mode kernel)
 };
 
 extern const RungEntry kNaiveRung;
@@ -24,6 +37,15 @@ extern const RungEntry kVectorizedRung;
 extern const RungEntry kBankConflictFreeRung;
 extern const RungEntry kWarptileRung;
 extern const RungEntry kDoubleBufferedRung;
+
+// The tuned rung's paths: rung 9's kernel in several tile shapes, and the narrow-output kernels.
 extern const RungEntry kTunedConfigs[kNumTunedConfigs];
+extern const RungEntry kFewRowsPaths[kNumFewRowsPaths];
+extern const RungEntry kFewColsPaths[kNumFewColsPaths];
+
+inline constexpr int kNumTunedPaths = kNumTunedConfigs + kNumFewRowsPaths + kNumFewColsPaths;
+// All of them in one list (tile configurations first, in kTunedConfigs order): what the cost model
+// ranks, the autotuner times, and the tests force one by one.
+const std::array<const RungEntry*, kNumTunedPaths>& tuned_paths();
 
 }  // namespace gpuprims::detail

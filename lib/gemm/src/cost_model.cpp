@@ -1,0 +1,119 @@
+#include "gemm/src/cost_model.hpp"
+
+#include <cmath>
+#include <cstring>
+#include <mutex>
+
+#include "common/src/cuda_check.hpp"
+#include "common/src/device_info.hpp"
+
+namespace gpuprims::detail {
+namespace {
+
+struct NamedCost {
+  const char* path;
+  PathCost cost;
+};
+
+// model_constants.inc: GPUPRIMS_MODEL_GLOBALS(dram_gbs, launch_us, reduce_us) once, then
+// GPUPRIMS_MODEL_PATH(name, block_us, step_us, alone, bandwidth) per tuned path, as sgemm_autotune
+// writes them.
+#define GPUPRIMS_MODEL_GLOBALS(dram, launch, reduce)
+#define GPUPRIMS_MODEL_PATH(name, block, step, alone, bandwidth) NamedCost{name, PathCost{block, step, alone, bandwidth}},
+constexpr NamedCost kFittedPaths[] = {
+#include "gemm/src/model_constants.inc"
+};
+#undef GPUPRIMS_MODEL_PATH
+#undef GPUPRIMS_MODEL_GLOBALS
+#define GPUPRIMS_MODEL_GLOBALS(dram, launch, reduce) constexpr double kFitted[3] = {dram, launch, reduce};
+#define GPUPRIMS_MODEL_PATH(name, block, step, alone, bandwidth)
+#include "gemm/src/model_constants.inc"
+#undef GPUPRIMS_MODEL_PATH
+#undef GPUPRIMS_MODEL_GLOBALS
+
+ModelConstants build_fitted() {
+  ModelConstants m;
+  m.dram_gbs = kFitted[0];
+  m.launch_us = kFitted[1];
+  m.reduce_us = kFitted[2];
+  m.complete = true;
+  const auto& paths = tuned_paths();
+  for (int i = 0; i < kNumTunedPaths; ++i) {
+    bool found = false;
+    for (const NamedCost& nc : kFittedPaths)
+      if (std::strcmp(nc.path, paths[i]->name) == 0) {
+        m.paths[i] = nc.cost;
+        found = true;
+      }
+    m.complete = m.complete && found;
+  }
+  return m;
+}
+
+constexpr int kMaxDevices = 64;
+struct ShapeCache {
+  std::mutex mutex;
+  bool filled[kMaxDevices] = {};
+  DeviceShape shape[kMaxDevices];
+};
+
+}  // namespace
+
+const ModelConstants& fitted_constants() {
+  static const ModelConstants model = build_fitted();
+  return model;
+}
+
+Status current_device_shape(const DeviceShape** out) noexcept {
+  const DeviceInfo* info = nullptr;
+  GPUPRIMS_TRY(current_device_info(&info));
+  if (info->ordinal < 0 || info->ordinal >= kMaxDevices) return Status::unsupported;
+  static ShapeCache cache;
+  std::lock_guard<std::mutex> lock(cache.mutex);
+  DeviceShape& s = cache.shape[info->ordinal];
+  if (!cache.filled[info->ordinal]) {
+    s.sm_count = info->sm_count;
+    const auto& paths = tuned_paths();
+    for (int i = 0; i < kNumTunedPaths; ++i) GPUPRIMS_TRY(paths[i]->occupancy(&s.occupancy[i]));
+    cache.filled[info->ordinal] = true;
+  }
+  *out = &s;
+  return Status::success;
+}
+
+double predict_us(int path_index, const GemmPlan& plan, std::int64_t m, std::int64_t n, std::int64_t k,
+                  bool store_c, const DeviceShape& device, const ModelConstants& model) {
+  const RungEntry& p = *plan.path;
+  const PathCost& c = model.paths[path_index];
+  const double sms = max_of(device.sm_count, 1);
+  const double occupancy = max_of(device.occupancy[path_index], 1);
+  const double blocks = static_cast<double>(plan_blocks_x(p, m, n)) * plan.splits;
+  const double q = std::ceil(blocks / sms);
+  const double steps = std::ceil(static_cast<double>(plan.k_split) / p.k_step);
+  const double compute = c.block_us * std::ceil(q / occupancy) + c.step_us * steps * max_of(q, c.alone);
+
+  const double md = static_cast<double>(m), nd = static_cast<double>(n), kd = static_cast<double>(k);
+  const double bytes_per_us = model.dram_gbs * 1e3;
+  const double partials = plan.splits > 1 ? static_cast<double>(partials_bytes(plan, m, n)) : 0.0;
+  const double out_bytes = store_c ? 4.0 * md * nd : 0.0;
+  const double main_bytes = 4.0 * (md * kd + kd * nd) + (plan.splits > 1 ? partials : out_bytes);
+  double t = model.launch_us + max_of(compute, main_bytes / (bytes_per_us * c.bandwidth));
+  if (plan.splits > 1) t += model.launch_us + model.reduce_us + (partials + out_bytes) / bytes_per_us;
+  return t;
+}
+
+GemmPlan pick_plan(std::int64_t m, std::int64_t n, std::int64_t k, bool store_c, const DeviceShape& device,
+                   const ModelConstants& model) {
+  GemmPlan best = make_plan(*tuned_paths()[0], k, 1);
+  double best_us = INFINITY;
+  for_each_candidate(m, n, k, device, [&](int i, const GemmPlan& plan) {
+    const double t = predict_us(i, plan, m, n, k, store_c, device, model);
+    if (t < best_us) {
+      best_us = t;
+      best = plan;
+    }
+  });
+  return best;
+}
+
+}  // namespace gpuprims::detail

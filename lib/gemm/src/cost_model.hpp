@@ -1,0 +1,91 @@
+#pragma once
+// The tuned rung's pick: every path that fits the shape, with every split count worth trying, is
+// given a predicted time, and the fastest prediction wins. The model is small and physical, so it
+// carries over to shapes nobody measured:
+//
+//   blocks  = blocks_x(path, m, n) * splits            q = ceil(blocks / SMs), the busiest SM's share
+//   compute = block_us * ceil(q / occupancy) + step_us * steps * max(q, alone)
+//   memory  = bytes moved through device memory / (dram_gbs * bandwidth)
+//   time    = launch_us + max(compute, memory)  [+ launch_us + reduce_us + partials / dram_gbs]
+//
+// where steps = k_split / k_step (a block's main-loop steps), occupancy is read off the device at
+// run time, and block_us (a block's fixed cost), step_us (one step's share of an SM when the SM is
+// busy), alone (how many blocks' worth of an SM one block needs even when it is alone there: its
+// latency floor) and bandwidth (the share of the copy bandwidth the path reaches when bound by it)
+// are per-path constants that bench/sgemm_autotune fits to timings on a real GPU and writes to
+// model_constants.inc. Plain host code, tested on the CPU.
+#include <cstdint>
+
+#include <gpuprims/status.hpp>
+
+#include "gemm/src/plan.hpp"
+
+namespace gpuprims::detail {
+
+struct PathCost {
+  double block_us = 2.0;
+  double step_us = 1.0;
+  double alone = 1.0;
+  double bandwidth = 1.0;
+};
+
+struct ModelConstants {
+  double dram_gbs = 3000.0;  // device memory bandwidth, bytes read + written per second / 1e9
+  double launch_us = 2.5;    // one kernel in a stream: launch to first block, and the gap after it
+  double reduce_us = 1.0;    // the split-K reduction's fixed cost beyond its launch
+  PathCost paths[kNumTunedPaths];
+  bool complete = false;     // every tuned path has fitted constants (a CPU test insists on it)
+};
+
+// The fitted constants of model_constants.inc, in tuned_paths() order.
+const ModelConstants& fitted_constants();
+
+// What the model needs of the device.
+struct DeviceShape {
+  int sm_count = 1;
+  int occupancy[kNumTunedPaths] = {};  // resident blocks per SM of each tuned path's kernel
+};
+
+// The current device's shape (occupancies queried once per device).
+Status current_device_shape(const DeviceShape** out) noexcept;
+
+// Predicted time in microseconds of plan (on tuned path `path_index`) for an m x n x k product; store_c:
+// the product is written to C (false only for a top-2 call without C).
+double predict_us(int path_index, const GemmPlan& plan, std::int64_t m, std::int64_t n, std::int64_t k,
+                  bool store_c, const DeviceShape& device, const ModelConstants& model);
+
+// The split counts the pick tries for a path (before make_plan trims them to k).
+inline constexpr int kSplitCandidates[] = {1,  2,  3,  4,  5,  6,  8,   10,  12,  16,  20,  24,
+                                           32, 40, 48, 64, 80, 96, 128, 160, 192, 256, 384, 512};
+
+// Calls f(path_index, plan) for every plan the pick considers for the shape: each tuned path whose
+// shape limits allow it, unsplit, and split while every split stays at least two main-loop steps
+// deep and the grid stays under 8 full waves (past that a split cannot pay). Shared by the pick and
+// the autotuner, which times exactly these.
+template <class F>
+void for_each_candidate(std::int64_t m, std::int64_t n, std::int64_t k, const DeviceShape& device, F&& f) {
+  const auto& paths = tuned_paths();
+  for (int i = 0; i < kNumTunedPaths; ++i) {
+    const RungEntry& p = *paths[i];
+    if (p.kind == PathKind::few_rows && m > p.bm) continue;
+    if (p.kind == PathKind::few_cols && n > p.bn) continue;
+    const std::int64_t blocks_x = plan_blocks_x(p, m, n);
+    const std::int64_t wave = static_cast<std::int64_t>(device.sm_count) * max_of(device.occupancy[i], 1);
+    int last_splits = 0;
+    for (int s : kSplitCandidates) {
+      const GemmPlan plan = make_plan(p, k, s);
+      if (plan.splits == last_splits) continue;
+      if (plan.splits > 1 && (plan.k_split < 2 * static_cast<std::int64_t>(p.k_step) ||
+                              blocks_x * plan.splits > 8 * wave))
+        break;
+      last_splits = plan.splits;
+      f(i, plan);
+    }
+  }
+}
+
+// The plan with the lowest predicted time.
+GemmPlan pick_plan(std::int64_t m, std::int64_t n, std::int64_t k, bool store_c, const DeviceShape& device,
+                   const ModelConstants& model);
+
+}  // namespace gpuprims::detail

@@ -1,0 +1,22 @@
+#pragma once
+// Split-K, kernel side: a grid of several block rows (gridDim.y) gives row y the k range
+// [y * k_split, min(k, (y + 1) * k_split)) and its own slice of the output, C + y * split_stride, where
+// it writes its partial product; kernels/split_k_reduce.cuh sums the slices in order afterwards. With
+// one block row (no split) nothing moves: k_split == k and y == 0.
+#include <cstdint>
+
+#include "common/src/math.hpp"
+#include "gemm/src/detail/gemm_call.hpp"
+
+namespace gpuprims::detail {
+
+__device__ __forceinline__ void take_k_range(GemmOperands& op, EpilogueParams& ep) {
+  const std::int64_t y = blockIdx.y;
+  const std::int64_t k0 = y * op.k_split;
+  op.A += k0;
+  op.B += k0 * op.ldb;
+  op.k = min_of(op.k_split, op.k - k0);
+  ep.C += y * ep.split_stride;
+}
+
+}  // namespace gpuprims::detail

@@ -1,0 +1,96 @@
+#pragma once
+// The tuned rung's path for outputs of at most kCols columns (n <= kCols: a matrix times a vector or
+// a few vectors). Tiles would be mostly empty columns, and a row-major A cannot be read along m with
+// wide loads; here each warp owns kRowsPerWarp rows of C, its lanes split k into float4 pieces and
+// stream those rows of A exactly once with 16-byte loads. B's few columns are staged in shared memory
+// transposed (k contiguous), so the lanes of a warp read consecutive k as 512 contiguous bytes, with
+// no bank conflicts. A butterfly of shuffles sums the lanes in a fixed order (every lane ends with the
+// same bits). Long k is split over block rows (k_range.cuh) when there are too few rows to fill the GPU.
+#include <cstdint>
+
+#include "common/src/cuda_check.hpp"
+#include "common/src/math.hpp"
+#include "gemm/src/detail/k_range.cuh"
+#include "gemm/src/detail/launch.cuh"
+#include "gemm/src/detail/tile_load.cuh"
+#include "gemm/src/epilogue/epilogue.cuh"
+#include "gemm/src/tuning.hpp"
+#include "reduce/src/block/warp_reduce.cuh"
+
+namespace gpuprims::detail {
+
+template <int kCols, bool kVec, EpilogueMode kMode>
+__global__ void __launch_bounds__(FewColsShape::kThreads) few_cols_kernel(GemmOperands op, EpilogueParams ep) {
+  using S = FewColsShape;
+  constexpr int kChunk = S::chunk(kCols), kPitch = kChunk + 4;  // pitch keeps float4 rows aligned
+  constexpr int kR = S::rows_per_warp(kCols);
+  take_k_range(op, ep);
+  __shared__ __align__(16) float Bt[kCols * kPitch];
+  const int warp = threadIdx.x / kWarpSize, lane = threadIdx.x % kWarpSize;
+  const std::int64_t row0 = static_cast<std::int64_t>(blockIdx.x) * S::rows_per_block(kCols) + warp * kR;
+  const float prefetched = Epilogue<kMode>::prefetch(ep);
+  float acc[kR][kCols] = {};
+
+  for (std::int64_t k0 = 0; k0 < op.k; k0 += kChunk) {
+    const int depth = static_cast<int>(min_of<std::int64_t>(kChunk, op.k - k0));
+    __syncthreads();  // every warp is done with the previous chunk
+    // B[k0 .. k0 + depth)[0 .. kCols) transposed into Bt[col][k], zero past n and past depth.
+    const float* b = op.B + k0 * op.ldb;
+#pragma unroll 4
+    for (int i = threadIdx.x; i < kChunk * kCols; i += S::kThreads) {
+      const int p = i / kCols, c = i % kCols;
+      Bt[c * kPitch + p] = (p < depth && c < op.n) ? b[p * op.ldb + c] : 0.0f;
+    }
+    __syncthreads();
+    const float* a = op.A + row0 * op.lda + k0;
+    for (int p = lane * 4; p < depth; p += kWarpSize * 4) {
+      float4 av[kR];
+#pragma unroll
+      for (int r = 0; r < kR; ++r) av[r] = load4_valid<kVec>(a + r * op.lda + p, row0 + r < op.m, depth - p);
+#pragma unroll
+      for (int c = 0; c < kCols; ++c) {
+        const float4 bv = *reinterpret_cast<const float4*>(&Bt[c * kPitch + p]);
+#pragma unroll
+        for (int r = 0; r < kR; ++r) {
+          acc[r][c] = fmaf(av[r].x, bv.x, acc[r][c]);
+          acc[r][c] = fmaf(av[r].y, bv.y, acc[r][c]);
+          acc[r][c] = fmaf(av[r].z, bv.z, acc[r][c]);
+          acc[r][c] = fmaf(av[r].w, bv.w, acc[r][c]);
+        }
+      }
+    }
+  }
+  // Sum over the lanes: a butterfly, so every lane holds every total, bitwise the same.
+#pragma unroll
+  for (int r = 0; r < kR; ++r)
+#pragma unroll
+    for (int c = 0; c < kCols; ++c)
+#pragma unroll
+      for (int offset = kWarpSize / 2; offset > 0; offset /= 2)
+        acc[r][c] += __shfl_xor_sync(kFullMask, acc[r][c], offset);
+  // Lane l applies results l, l + 32, ... of the warp's kR x kCols (compile-time indices: no local
+  // memory); entries past m or n are ignored by the epilogue.
+  Epilogue<kMode> epi(ep, prefetched);
+#pragma unroll
+  for (int i = 0; i < kR * kCols; ++i)
+    if (i % kWarpSize == lane) epi.apply1(row0 + i / kCols, i % kCols, acc[i / kCols][i % kCols]);
+  epi.template finish<S::kThreads>(threadIdx.x);
+}
+
+template <int kCols>
+Status launch_few_cols(const GemmCall& c) {
+  const std::int64_t blocks = ceil_div<std::int64_t>(c.op.m, FewColsShape::rows_per_block(kCols));
+  if (c.op.n > kCols || blocks <= 0 || blocks > INT_MAX) return Status::unsupported;
+  return launch_by_vec_and_epilogue(c, [&](auto vec, auto mode) {
+    few_cols_kernel<kCols, decltype(vec)::value, decltype(mode)::value>
+        <<<dim3(static_cast<unsigned>(blocks), c.splits), FewColsShape::kThreads, 0, c.stream>>>(c.op, c.epi);
+  });
+}
+
+template <int kCols>
+Status few_cols_occupancy(int* blocks_per_sm) {
+  return status_from(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+      blocks_per_sm, few_cols_kernel<kCols, true, EpilogueMode::store>, FewColsShape::kThreads, 0));
+}
+
+}  // namespace gpuprims::detail

@@ -1,0 +1,92 @@
+#pragma once
+// The tuned rung's path for outputs of at most kRows rows (m <= kRows: a row vector, or a few rows,
+// times a wide B). Rung 9's tiles would spend most of their FMAs and shared memory on rows that do
+// not exist; here each thread owns four columns of C for all kRows rows, streams its four columns of
+// B exactly once with 16-byte loads, and reads the rows of A from shared memory (one broadcast float4
+// per row for four k steps). The kernel is bound by how fast B can be read, so long k is split over
+// block rows (k_range.cuh) until there are enough blocks in flight to fill the memory system.
+#include <cstdint>
+
+#include "common/src/cuda_check.hpp"
+#include "common/src/math.hpp"
+#include "gemm/src/detail/k_range.cuh"
+#include "gemm/src/detail/launch.cuh"
+#include "gemm/src/detail/tile_load.cuh"
+#include "gemm/src/epilogue/epilogue.cuh"
+#include "gemm/src/tuning.hpp"
+
+namespace gpuprims::detail {
+
+// acc[0..3] += a * b (one row of A times four columns of B).
+__device__ __forceinline__ void fma4(float (&acc)[4], float a, const float4 b) {
+  acc[0] = fmaf(a, b.x, acc[0]);
+  acc[1] = fmaf(a, b.y, acc[1]);
+  acc[2] = fmaf(a, b.z, acc[2]);
+  acc[3] = fmaf(a, b.w, acc[3]);
+}
+
+template <int kRows, bool kVec, EpilogueMode kMode>
+__global__ void __launch_bounds__(FewRowsShape::kThreads) few_rows_kernel(GemmOperands op, EpilogueParams ep) {
+  using S = FewRowsShape;
+  constexpr int kUnroll = S::unroll(kRows);
+  take_k_range(op, ep);
+  __shared__ __align__(16) float As[kRows][S::kChunk];
+  const int tid = threadIdx.x;
+  const std::int64_t col = static_cast<std::int64_t>(blockIdx.x) * S::kCols + tid * 4;
+  const std::int64_t cols_left = op.n - col;
+  const int cols = static_cast<int>(cols_left < 0 ? 0 : (cols_left > 4 ? 4 : cols_left));
+  const float prefetched = Epilogue<kMode>::prefetch(ep);
+  float acc[kRows][4] = {};
+
+  for (std::int64_t k0 = 0; k0 < op.k; k0 += S::kChunk) {
+    const int depth = static_cast<int>(min_of<std::int64_t>(S::kChunk, op.k - k0));
+    // A's rows for this chunk into shared memory, zero past m and past the chunk's depth.
+    __syncthreads();  // every thread is done with the previous chunk
+#pragma unroll
+    for (int j = 0; j < kRows * S::kChunk / 4 / S::kThreads; ++j) {
+      const int i = tid + j * S::kThreads;
+      const int r = i / (S::kChunk / 4), q = (i % (S::kChunk / 4)) * 4;
+      *reinterpret_cast<float4*>(&As[r][q]) = load4_valid<kVec>(op.A + r * op.lda + k0 + q, r < op.m, depth - q);
+    }
+    __syncthreads();
+    const float* b = op.B + k0 * op.ldb + col;
+    // kUnroll rows of B in flight per thread; rows past the chunk read as zero.
+    for (int p = 0; p < depth; p += kUnroll) {
+      float4 bv[kUnroll];
+#pragma unroll
+      for (int u = 0; u < kUnroll; ++u) bv[u] = load4_valid<kVec>(b + (p + u) * op.ldb, p + u < depth, cols);
+#pragma unroll
+      for (int u = 0; u < kUnroll; u += 4)
+#pragma unroll
+        for (int r = 0; r < kRows; ++r) {
+          const float4 a = *reinterpret_cast<const float4*>(&As[r][p + u]);
+          fma4(acc[r], a.x, bv[u]);
+          fma4(acc[r], a.y, bv[u + 1]);
+          fma4(acc[r], a.z, bv[u + 2]);
+          fma4(acc[r], a.w, bv[u + 3]);
+        }
+    }
+  }
+  Epilogue<kMode> epi(ep, prefetched);
+#pragma unroll
+  for (int r = 0; r < kRows; ++r) epi.apply4(r, col, make_float4(acc[r][0], acc[r][1], acc[r][2], acc[r][3]));
+  epi.template finish<S::kThreads>(tid);
+}
+
+template <int kRows>
+Status launch_few_rows(const GemmCall& c) {
+  const std::int64_t blocks = ceil_div<std::int64_t>(c.op.n, FewRowsShape::kCols);
+  if (c.op.m > kRows || blocks <= 0 || blocks > INT_MAX) return Status::unsupported;
+  return launch_by_vec_and_epilogue(c, [&](auto vec, auto mode) {
+    few_rows_kernel<kRows, decltype(vec)::value, decltype(mode)::value>
+        <<<dim3(static_cast<unsigned>(blocks), c.splits), FewRowsShape::kThreads, 0, c.stream>>>(c.op, c.epi);
+  });
+}
+
+template <int kRows>
+Status few_rows_occupancy(int* blocks_per_sm) {
+  return status_from(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+      blocks_per_sm, few_rows_kernel<kRows, true, EpilogueMode::store>, FewRowsShape::kThreads, 0));
+}
+
+}  // namespace gpuprims::detail

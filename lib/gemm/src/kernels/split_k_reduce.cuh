@@ -1,0 +1,125 @@
+#pragma once
+// Split-K, second half. The first half (any path whose kernel honours k_range.cuh) left one partial
+// product per k split in the workspace; this kernel sums them in split order - the same order every
+// run, so results are bitwise reproducible with no floating-point atomics - and sends each sum through
+// the epilogue every rung shares (alpha, beta, C stored or not, the fused top-2), over a grid-stride
+// loop of split_k_reduce_blocks (plan.hpp) blocks.
+#include <cstdint>
+
+#include "common/src/cuda_check.hpp"
+#include "common/src/math.hpp"
+#include "gemm/src/detail/launch.cuh"
+#include "gemm/src/epilogue/epilogue.cuh"
+#include "gemm/src/plan.hpp"
+#include "reduce/src/block/warp_reduce.cuh"
+
+namespace gpuprims::detail {
+
+// Partial products of `splits` k ranges, each an m x ldw row-major slice (ldw = partials_ld(n)),
+// slice s at base + s * stride.
+struct SplitPartials {
+  const float* base;
+  std::int64_t ldw;
+  std::int64_t stride;
+  int splits;
+};
+
+// Sums of four partials at once, with the shuffle the lane groups combine by.
+struct Sum4 {
+  float4 v{0.f, 0.f, 0.f, 0.f};
+};
+__device__ __forceinline__ Sum4 operator+(Sum4 a, Sum4 b) {
+  return {make_float4(a.v.x + b.v.x, a.v.y + b.v.y, a.v.z + b.v.z, a.v.w + b.v.w)};
+}
+__device__ __forceinline__ Sum4 shfl_xor(Sum4 a, int offset) {
+  return {make_float4(__shfl_xor_sync(kFullMask, a.v.x, offset), __shfl_xor_sync(kFullMask, a.v.y, offset),
+                      __shfl_xor_sync(kFullMask, a.v.z, offset), __shfl_xor_sync(kFullMask, a.v.w, offset))};
+}
+__device__ __forceinline__ float shfl_xor(float a, int offset) { return __shfl_xor_sync(kFullMask, a, offset); }
+
+// Lane g of a group of kLanes sums partials g, g + kLanes, ... of the output at p, in that order,
+// then the group combines by an xor butterfly: a fixed order, and every lane ends with the same bits.
+template <int kLanes, class T, class Load>
+__device__ __forceinline__ T sum_of_splits(const SplitPartials& parts, const float* p, int g, bool valid, Load load) {
+  T sum{};
+  if (valid) {
+    int s = g;
+    for (; s + 3 * kLanes < parts.splits; s += 4 * kLanes) {  // four loads in flight
+      T v[4];
+#pragma unroll
+      for (int u = 0; u < 4; ++u) v[u] = load(p + (s + u * kLanes) * parts.stride);
+#pragma unroll
+      for (int u = 0; u < 4; ++u) sum = sum + v[u];
+    }
+    for (; s < parts.splits; s += kLanes) sum = sum + load(p + s * parts.stride);
+  }
+#pragma unroll
+  for (int offset = kLanes / 2; offset > 0; offset /= 2) sum = sum + shfl_xor(sum, offset);
+  return sum;
+}
+
+// A C that takes 16-byte accesses gets one float4 of a row per lane group; any other C one output per
+// group, consecutive groups on consecutive columns, so its stores still cover whole sectors. The loop
+// runs while any lane of the warp has an output (the shuffles need the whole warp); lane 0 of each
+// group applies the epilogue.
+template <int kLanes, EpilogueMode kMode>
+__device__ __forceinline__ void reduce_splits(const SplitPartials& parts, const EpilogueParams& ep, Epilogue<kMode>& epi) {
+  constexpr int kGroups = kSplitKReduceThreads / kLanes;
+  const int g = threadIdx.x % kLanes;
+  const std::int64_t warp_first = static_cast<std::int64_t>(blockIdx.x) * kGroups + (threadIdx.x / kWarpSize) * (kWarpSize / kLanes);
+  const std::int64_t mine = threadIdx.x % kWarpSize / kLanes;
+  const std::int64_t step = static_cast<std::int64_t>(gridDim.x) * kGroups;
+  if (epi.vector_c()) {
+    const std::int64_t per_row = ceil_div<std::int64_t>(ep.n, 4);
+    for (std::int64_t base = warp_first; base < ep.m * per_row; base += step) {
+      const std::int64_t q = base + mine;
+      const bool valid = q < ep.m * per_row;
+      const std::int64_t r = valid ? q / per_row : 0, c = valid ? (q - r * per_row) * 4 : 0;
+      const Sum4 sum = sum_of_splits<kLanes, Sum4>(parts, parts.base + r * parts.ldw + c, g, valid, [](const float* p) {
+        return Sum4{__ldcs(reinterpret_cast<const float4*>(p))};
+      });
+      if (valid && g == 0) epi.apply4(r, c, sum.v);
+    }
+  } else {
+    for (std::int64_t base = warp_first; base < ep.m * ep.n; base += step) {
+      const std::int64_t e = base + mine;
+      const bool valid = e < ep.m * ep.n;
+      const std::int64_t r = valid ? e / ep.n : 0, c = valid ? e - r * ep.n : 0;
+      const float sum = sum_of_splits<kLanes, float>(parts, parts.base + r * parts.ldw + c, g, valid,
+                                                     [](const float* p) { return __ldcs(p); });
+      if (valid && g == 0) epi.apply1(r, c, sum);
+    }
+  }
+}
+
+template <int kLanes, EpilogueMode kMode>
+__global__ void __launch_bounds__(kSplitKReduceThreads) split_k_reduce_kernel(SplitPartials parts, EpilogueParams ep) {
+  const float prefetched = Epilogue<kMode>::prefetch(ep);
+  Epilogue<kMode> epi(ep, prefetched);
+  reduce_splits<kLanes>(parts, ep, epi);
+  epi.template finish<kSplitKReduceThreads>(threadIdx.x);
+}
+
+template <int kLanes>
+void launch_split_k_reduce_with(const GemmCall& c, const SplitPartials& parts, unsigned blocks) {
+  with_epilogue_mode(c, [&](auto mode) {
+    split_k_reduce_kernel<kLanes, decltype(mode)::value><<<blocks, kSplitKReduceThreads, 0, c.stream>>>(parts, c.epi);
+  });
+}
+
+// The sums of parts through the epilogue of the call c (its mode, its C, alpha, beta, top-2).
+inline Status launch_split_k_reduce(const GemmCall& c, const SplitPartials& parts, int sm_count) {
+  const auto blocks = static_cast<unsigned>(split_k_reduce_blocks(c.op.m, c.op.n, parts.splits, sm_count));
+  switch (split_k_reduce_lanes(parts.splits)) {
+    case 1: launch_split_k_reduce_with<1>(c, parts, blocks); break;
+    case 2: launch_split_k_reduce_with<2>(c, parts, blocks); break;
+    case 4: launch_split_k_reduce_with<4>(c, parts, blocks); break;
+    case 8: launch_split_k_reduce_with<8>(c, parts, blocks); break;
+    case 16: launch_split_k_reduce_with<16>(c, parts, blocks); break;
+    default: launch_split_k_reduce_with<32>(c, parts, blocks); break;
+  }
+  GPUPRIMS_LAUNCH_CHECK();
+  return Status::success;
+}
+
+}  // namespace gpuprims::detail

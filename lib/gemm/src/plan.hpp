@@ -1,0 +1,97 @@
+#pragma once
+// A GEMM plan: the kernel that computes the product (a ladder rung, or one of the tuned rung's paths)
+// and how k is split over block rows. With splits > 1 the kernel writes one partial product per split
+// into the workspace and kernels/split_k_reduce.cuh sums them in split order before the epilogue.
+// The arithmetic of plans and of their workspace is plain host code, tested on the CPU.
+#include <cstddef>
+#include <cstdint>
+
+#include "common/src/host_device.hpp"
+#include "common/src/math.hpp"
+#include "gemm/src/rungs/rungs.hpp"
+
+namespace gpuprims::detail {
+
+struct GemmPlan {
+  const RungEntry* path = nullptr;
+  int splits = 1;
+  std::int64_t k_split = 0;  // depth of every split but the last, which takes the rest (k when splits == 1)
+};
+
+// Largest split count a plan may have: the grid's block rows (gridDim.y <= 65535), well above any
+// count the cost model considers.
+inline constexpr int kMaxSplits = 4096;
+
+// The plan that runs path with k cut into about `splits` ranges: each range a multiple of the path's
+// k alignment deep, and the count reduced so that no range is empty. One range for k <= 0 or a path
+// that cannot split.
+inline GemmPlan make_plan(const RungEntry& path, std::int64_t k, int splits) {
+  GemmPlan p{&path, 1, k};
+  if (!path.splits_k || splits <= 1 || k <= 0) return p;
+  const std::int64_t align = path.k_align;
+  p.k_split = round_up(ceil_div<std::int64_t>(k, splits), align);
+  p.splits = static_cast<int>(ceil_div(k, p.k_split));
+  if (p.splits == 1) p.k_split = k;
+  return p;
+}
+
+// Whether the plan can serve an m x n x k product: the path's shape limits, the grid's limits, and a
+// split arithmetic that covers k exactly with no empty range.
+inline bool plan_fits(const GemmPlan& p, std::int64_t m, std::int64_t n, std::int64_t k) {
+  if (p.path == nullptr || m < 0 || n < 0 || k < 0) return false;
+  if (p.path->kind == PathKind::few_rows && m > p.path->bm) return false;
+  if (p.path->kind == PathKind::few_cols && n > p.path->bn) return false;
+  if (p.splits == 1) return p.k_split == k;
+  if (!p.path->splits_k || p.splits < 1 || p.splits > kMaxSplits || k <= 0) return false;
+  if (p.k_split <= 0 || p.k_split % p.path->k_align != 0) return false;
+  return (p.splits - 1) * p.k_split < k && p.splits * p.k_split >= k;
+}
+
+// Blocks along the grid's x for the plan's kernel on an m x n output.
+inline std::int64_t plan_blocks_x(const RungEntry& path, std::int64_t m, std::int64_t n) {
+  switch (path.kind) {
+    case PathKind::few_rows: return ceil_div<std::int64_t>(n, path.bn);
+    case PathKind::few_cols: return ceil_div<std::int64_t>(m, path.bm);
+    case PathKind::tile: break;
+  }
+  return ceil_div<std::int64_t>(m, path.bm) * ceil_div<std::int64_t>(n, path.bn);
+}
+
+// Split-K partial products: one m x ld slice per split, ld = n rounded up to 4 (each row starts
+// 16-byte aligned, so the reduction reads float4).
+inline std::int64_t partials_ld(std::int64_t n) { return round_up<std::int64_t>(max_of<std::int64_t>(n, 1), 4); }
+inline std::size_t partials_bytes(const GemmPlan& p, std::int64_t m, std::int64_t n) {
+  if (p.splits <= 1) return 0;
+  return static_cast<std::size_t>(p.splits) * static_cast<std::size_t>(m) *
+         static_cast<std::size_t>(partials_ld(n)) * sizeof(float);
+}
+
+// The split-K reduction's shape. Each output (a float4 of a row, or one element when C takes no
+// 16-byte accesses) gets `lanes` consecutive lanes that sum every lanes-th partial and then combine
+// by shuffles: a fixed order, so the bits are the same every run, and a short serial chain even for
+// hundreds of splits (a tiny output with a long k would otherwise leave a few threads walking them
+// all). Host side too, because the top-2 workspace holds one partial per block of the reduction.
+inline constexpr int kSplitKReduceThreads = 256;
+GPUPRIMS_HD int split_k_reduce_lanes(int splits) {
+  int lanes = 1;
+  while (lanes < 32 && lanes * 8 < splits) lanes *= 2;  // at most 8 partials per lane (or 32 lanes)
+  return lanes;
+}
+// Blocks: enough to cover the output once, at most 8 per SM (a grid-stride loop takes the rest).
+GPUPRIMS_HD std::int64_t split_k_reduce_blocks(std::int64_t m, std::int64_t n, int splits, int sm_count) {
+  const std::int64_t threads = m * ceil_div<std::int64_t>(n, 4) * split_k_reduce_lanes(splits);
+  return max_of<std::int64_t>(1, min_of<std::int64_t>(ceil_div<std::int64_t>(threads, kSplitKReduceThreads),
+                                                      std::int64_t{8} * max_of(sm_count, 1)));
+}
+
+// Blocks of the kernel that runs the epilogue: the plan's own kernel, or the reduction after a split.
+inline std::int64_t epilogue_blocks(const GemmPlan& p, std::int64_t m, std::int64_t n, int sm_count) {
+  return p.splits > 1 ? split_k_reduce_blocks(m, n, p.splits, sm_count) : plan_blocks_x(*p.path, m, n);
+}
+
+// Where the parts of a call's workspace start: the top-2 part (when the call ranks), then the split
+// partials, each 256-byte aligned.
+inline constexpr std::size_t kWorkspaceAlign = 256;
+inline std::size_t workspace_part(std::size_t bytes) { return round_up<std::size_t>(bytes, kWorkspaceAlign); }
+
+}  // namespace gpuprims::detail
