@@ -5,6 +5,8 @@
 #include <gpuprims/reduce.hpp>
 
 #include <cmath>
+#include <cstddef>
+#include <cstring>
 #include <limits>
 
 #include "reduce/src/block/top2_op.hpp"
@@ -54,6 +56,31 @@ TEST(Top2Op, MissingEntriesBecomeInfinityAndMinusOne) {
   q.insert(std::nanf(""), 0);
   EXPECT_TRUE(std::isnan(d::to_top2(q, 4).first.value));
   EXPECT_EQ(d::to_top2(q, 4).first.row, 0);
+}
+
+// The result type is written whole: no padding (`reserved` fills what was 4 bytes after `value`), and
+// the conversion the kernels use writes every member, `reserved` as 0, over whatever was there.
+TEST(Top2Layout, NoPaddingAndEveryByteWritten) {
+  static_assert(sizeof(gpuprims::MinEntry) == 24 && sizeof(gpuprims::Top2) == 48);
+  EXPECT_EQ(offsetof(gpuprims::MinEntry, value), 0u);
+  EXPECT_EQ(offsetof(gpuprims::MinEntry, reserved), 4u);
+  EXPECT_EQ(offsetof(gpuprims::MinEntry, row), 8u);
+  EXPECT_EQ(offsetof(gpuprims::MinEntry, col), 16u);
+  EXPECT_EQ(offsetof(gpuprims::Top2, second), 24u);
+  d::Top2Partial p = d::Top2Partial::empty();
+  p.insert(-3.0f, 11);
+  for (const d::Top2Partial& partial : {p, d::Top2Partial::empty()}) {
+    gpuprims::Top2 t;
+    std::memset(&t, 0xA5, sizeof t);
+    t = d::to_top2(partial, 4);
+    EXPECT_EQ(t.first.reserved, 0u);
+    EXPECT_EQ(t.second.reserved, 0u);
+    // Equal members, equal bytes: the aggregate spelling {value, row, col} still works.
+    const gpuprims::Top2 same{{t.first.value, t.first.row, t.first.col}, {t.second.value, t.second.row, t.second.col}};
+    EXPECT_EQ(0, std::memcmp(&t, &same, sizeof t));
+  }
+  EXPECT_EQ(d::to_top2(p, 4).first.row, 2);
+  EXPECT_EQ(d::to_top2(p, 4).first.col, 3);
 }
 
 TEST(Top2Op, MergeOfPartials) {
