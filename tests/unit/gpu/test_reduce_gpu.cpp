@@ -263,6 +263,29 @@ TEST(ReduceGpu, NanAndInfinityPropagate) {
     }
 }
 
+// The calls ReduceCpu.ValidCallIsUnsupportedWithoutDevice makes without a device, with one: both
+// overloads, n = 0 included, sum zeros to exactly zero over a NaN-poisoned output.
+TEST(ReduceGpu, ValidCallsOnZerosSumToZero) {
+  GPUPRIMS_REQUIRE_GPU();
+  const std::int64_t sizes[] = {0, 1, 5000, gpuprims::test::sanitizer_sized_count(1 << 20)};
+  gpuprims::detail::DeviceBuffer<float> in(1 << 20), out(1), ws(rd::ReduceTuning::kMaxPartials + 4);
+  ASSERT_TRUE(in && out && ws);
+  CUDA_OK(cudaMemset(in.get(), 0, in.bytes()));
+  for (Algorithm a : kAllAlgorithms)
+    for (std::int64_t n : sizes) {
+      SCOPED_TRACE(std::string(gpuprims::reduce::name(a)) + " n=" + std::to_string(n));
+      float result = 1.0f;
+      CUDA_OK(cudaMemset(out.get(), 0xff, sizeof(float)));
+      EXPECT_STATUS(Status::success, gpuprims::reduce::sum(in.get(), n, out.get(), ws.get(), ws.bytes(), a));
+      CUDA_OK(cudaMemcpy(&result, out.get(), sizeof result, cudaMemcpyDeviceToHost));
+      EXPECT_EQ(0u, bits(result));
+      CUDA_OK(cudaMemset(out.get(), 0xff, sizeof(float)));
+      EXPECT_STATUS(Status::success, gpuprims::reduce::sum(in.get(), n, out.get(), a));
+      CUDA_OK(cudaMemcpy(&result, out.get(), sizeof result, cudaMemcpyDeviceToHost));
+      EXPECT_EQ(0u, bits(result));
+    }
+}
+
 // Bad inputs: the right Status, and no launch (the poisoned output stays poisoned, no CUDA error).
 TEST(ReduceGpu, BadInputsLaunchNothing) {
   GPUPRIMS_REQUIRE_GPU();
