@@ -30,7 +30,8 @@ if(DEFINED ENV{CTEST_RESOURCE_GROUP_COUNT} AND "$ENV{CTEST_RESOURCE_GROUP_COUNT}
   endforeach()
   list(REMOVE_DUPLICATES ids)
 endif()
-if(ids)
+list(LENGTH ids assigned)
+if(assigned GREATER 0)  # not if(ids): an id list of just "0" is false in CMake
   # An id numbers the devices this process would see (scripts/gpu-resource-spec.sh): an index into
   # an existing CUDA_VISIBLE_DEVICES, else a CUDA ordinal.
   string(REPLACE "," ";" visible "$ENV{CUDA_VISIBLE_DEVICES}")
