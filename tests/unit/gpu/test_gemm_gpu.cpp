@@ -58,7 +58,7 @@ const Shape kShapes[] = {{1, 1, 1},         {7, 13, 5},         {31, 33, 17},   
 class GemmShapes : public ::testing::TestWithParam<Shape> {
  protected:
   static Shape shape() {
-    const Shape s = shape();
+    const Shape s = GetParam();
     return {t::sanitizer_sized_dim(s.m), t::sanitizer_sized_dim(s.n), t::sanitizer_sized_dim(s.k)};
   }
 };

@@ -102,7 +102,9 @@ TEST(GemmHuge, OutputPast2Pow31ElementsSampledAgainstDouble) {
   const std::int64_t n = t::sized_for_sanitizer<std::int64_t>(43000, 430), k = 7, lda = 8;
   // The linear index the samples sit around: 2^31 (inside the output), or its middle when smaller.
   const std::int64_t pivot = std::min(std::int64_t{1} << 31, m * n / 2);
-  if (!t::under_sanitizer()) ASSERT_GT(m * n, std::int64_t{1} << 31) << "past 2^31 elements";
+  if (!t::under_sanitizer()) {
+    ASSERT_GT(m * n, std::int64_t{1} << 31) << "past 2^31 elements";
+  }
   ASSERT_GT(t::gpu_free_bytes(), static_cast<std::size_t>(m * n * 4 + (std::int64_t{1} << 30)))
       << "this test needs about 9 GB of device memory";
   auto rng = t::make_rng(31);
