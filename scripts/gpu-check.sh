@@ -1,26 +1,67 @@
 #!/usr/bin/env bash
 # The GPU check for a machine with a CUDA GPU (e.g. a lent H100/H200): builds for sm_90 with
 # everything on, prints the ptxas register/spill figures of our kernels, runs the whole ctest suite
-# (GPU tests included; a skipped test fails the run), runs the GPU tests again under compute-sanitizer
-# (memcheck, racecheck, synccheck, initcheck), reads shared-memory bank conflicts of SGEMM rungs 6 and 7
-# with ncu, and runs the benchmarks. Logs and JSON go under $OUT when it is set (else gpu-check-out/).
-# Ends with a summary table; exits non-zero on any failure or sanitizer finding.
+# (GPU tests spread over the GPUs by ctest resource groups; a skipped test fails the run; JUnit XML),
+# runs every GPU test again under compute-sanitizer (memcheck, racecheck, synccheck, initcheck) with
+# GPUPRIMS_SANITIZER=1 (the tests shrink their large cases), reads shared-memory bank conflicts of
+# SGEMM rungs 6-8 with ncu, runs the benchmarks, and gates their ratios to CUB/cuBLAS against the
+# committed results of this GPU model (scripts/perf_gate.py). Logs and JSON go under $OUT when it is
+# set (else gpu-check-out/). Ends with a summary table; exits non-zero on any failure, sanitizer
+# finding, sanitizer timeout or performance drop.
 #
-#   scripts/gpu-check.sh [--stages build,test,sanitize,ncu,autotune,bench] [--quick-bench]
+#   scripts/gpu-check.sh [--stages build,test,sanitize,ncu,autotune,bench,gate] [--quick-bench]
+#                        [--sanitizers memcheck,racecheck,synccheck,initcheck] [--shard I/N]
 # Stages default to all but autotune. A warm build directory (build-gpu) is reused between calls.
+# The sanitize stage runs every test of every GPU test binary (scripts/gpu_test_commands.py lists
+# them from ctest; no list is kept by hand), split into GoogleTest shards: --shard I/N runs shard I
+# (1..N) of N for each selected tool, one call that fits a 10-minute limit; without --shard every
+# shard of every tool runs, N per tool from the SANITIZE_SHARDS_* variables below. Each tool and
+# shard has its own timeout and summary line (tests run, findings, slowest test).
+#
+# Environment (defaults in brackets):
+#   SANITIZE_SHARDS_MEMCHECK [2] SANITIZE_SHARDS_RACECHECK [4] SANITIZE_SHARDS_SYNCCHECK [2]
+#   SANITIZE_SHARDS_INITCHECK [2]   shards per tool without --shard; tune them from a GPU run
+#   SANITIZE_SHARD_TIMEOUT [540]    seconds for one tool and shard (all binaries together)
+#   GPU_TEST_SLOTS [8]              GPU tests at once on each GPU in the test stage
+#   GATE_TOLERANCE [0.05]           largest allowed drop of a ratio to CUB/cuBLAS
+#   GATE_RERUNS [1]                 when the gate fails, rerun the failing benchmarks this often and
+#                                   gate on each record's best run (noise must repeat to fail)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
-stages="build,test,sanitize,ncu,bench"
+stages="build,test,sanitize,ncu,bench,gate"
 quick_bench=""
+sanitizers="memcheck,racecheck,synccheck,initcheck"
+shard=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --stages) stages="$2"; shift 2 ;;
     --quick-bench) quick_bench="--quick"; shift ;;
+    --sanitizers) sanitizers="$2"; shift 2 ;;
+    --shard) shard="$2"; shift 2 ;;
     *) echo "gpu-check: unknown option $1" >&2; exit 64 ;;
   esac
 done
 has() { [[ ",$stages," == *",$1,"* ]]; }
+if [ -n "$shard" ] && ! [[ "$shard" =~ ^([1-9][0-9]*)/([1-9][0-9]*)$ && ${BASH_REMATCH[1]} -le ${BASH_REMATCH[2]} ]]; then
+  echo "gpu-check: --shard takes I/N with 1 <= I <= N, e.g. --shard 2/4" >&2
+  exit 64
+fi
+for tool in ${sanitizers//,/ }; do
+  case "$tool" in memcheck | racecheck | synccheck | initcheck) ;;
+    *) echo "gpu-check: unknown sanitizer $tool (memcheck, racecheck, synccheck, initcheck)" >&2; exit 64 ;;
+  esac
+done
+
+# Shards per tool when --shard is not given. Racecheck is by far the slowest tool, so it gets the
+# most; every shard must fit one 10-minute call with room to spare (its line in the summary says
+# how long it took and which test was the slowest).
+declare -A shards=([memcheck]=${SANITIZE_SHARDS_MEMCHECK:-2} [racecheck]=${SANITIZE_SHARDS_RACECHECK:-4}
+                   [synccheck]=${SANITIZE_SHARDS_SYNCCHECK:-2} [initcheck]=${SANITIZE_SHARDS_INITCHECK:-2})
+shard_timeout=${SANITIZE_SHARD_TIMEOUT:-540}
+test_slots=${GPU_TEST_SLOTS:-8}
+gate_tolerance=${GATE_TOLERANCE:-0.05}
+gate_reruns=${GATE_RERUNS:-1}
 
 out=${OUT:-$root/gpu-check-out}
 mkdir -p "$out"
@@ -31,11 +72,12 @@ jobs=$(nproc)
 summary=()
 failed=0
 record() {  # stage, status, detail
-  summary+=("$(printf '%-12s %-6s %s' "$1" "$2" "$3")")
+  summary+=("$(printf '%-15s %-6s %s' "$1" "$2" "$3")")
   [ "$2" = "FAIL" ] && failed=1
   return 0
 }
 stamp() { date +%s; }
+command -v compute-sanitizer >/dev/null 2>&1 || export PATH="$PATH:/usr/local/cuda/bin"
 
 if ! nvidia-smi -L >/dev/null 2>&1; then
   echo "gpu-check: no NVIDIA GPU found on this machine; this script is for a GPU host (CPU tests: scripts/test.sh)"
@@ -71,50 +113,101 @@ fi
 if has test && [ ! -d "$build/tests" ]; then record ctest FAIL "not built (add the build stage)"; fi
 if has test && [ $failed -eq 0 ] && [ -d "$build/tests" ]; then
   t0=$(stamp)
-  ctest --test-dir "$build" --output-on-failure -j 8 --timeout 900 >"$logs/ctest.log" 2>&1
+  # GPU tests hold a "gpus" resource each: at most $test_slots at once on one GPU, spread over all.
+  spec=$build/gpu-resources.json
+  rm -f "$spec"
+  scripts/gpu-resource-spec.sh --slots "$test_slots" --out "$spec" 2>"$logs/ctest.log"
+  gpus=$(grep -c '"id"' "$spec" 2>/dev/null || echo 1)
+  parallel=$(( test_slots * gpus > 8 ? test_slots * gpus : 8 ))
+  ctest --test-dir "$build" --output-on-failure -j "$parallel" --timeout 900 --resource-spec-file "$spec" \
+    --output-junit "$out/ctest-junit.xml" >>"$logs/ctest.log" 2>&1
   rc=$?
   total=$(grep -Eo 'out of [0-9]+' "$logs/ctest.log" | tail -1 | grep -Eo '[0-9]+')
   skipped=$(grep -c -E '\*\*\*Skipped|Not Run' "$logs/ctest.log" || true)
+  # Every test labelled gpu ran: the label summary's count against ctest's own list.
+  listed_gpu=$(ctest --test-dir "$build" -N -L gpu | sed -n 's/^Total Tests: //p')
+  ran_gpu=$(grep -E '^gpu +=' "$logs/ctest.log" | grep -Eo '[0-9]+ tests?\)' | grep -Eo '[0-9]+')
   tail -25 "$logs/ctest.log"
-  if [ $rc -eq 0 ] && [ "$skipped" -eq 0 ]; then
-    record ctest PASS "$(( $(stamp) - t0 ))s; ${total:-?} tests, 0 skipped"
+  if [ $rc -eq 0 ] && [ "$skipped" -eq 0 ] && [ "${ran_gpu:-x}" = "${listed_gpu:-y}" ]; then
+    record ctest PASS "$(( $(stamp) - t0 ))s; ${total:-?} tests (gpu: ${ran_gpu} of ${listed_gpu} listed) on $gpus GPU(s), 0 skipped; JUnit ctest-junit.xml"
   else
     grep -E 'Failed|\*\*\*|Skipped' "$logs/ctest.log" | head -30
-    record ctest FAIL "rc $rc, $skipped skipped of ${total:-?}"
+    record ctest FAIL "rc $rc, $skipped skipped of ${total:-?}; gpu tests run ${ran_gpu:-?} of ${listed_gpu:-?} listed"
   fi
 fi
 
-if has sanitize && [ ! -x "$build/tests/unit_gpu_tests" ]; then record sanitize FAIL "not built (add the build stage)"; fi
-if has sanitize && [ -x "$build/tests/unit_gpu_tests" ]; then
-  # The tools slow kernels 10-100x, so they run a curated set that still reaches every kernel and
-  # code path at small sizes: every rung on odd, tail-heavy shapes with padding and offsets, k = 0,
-  # null operands, NaN/inf, every top-2 case, every reduce path; property tests with 10 cases per rung.
-  small_gemm='Issue/GemmShapes.*/7x13x5:Issue/GemmShapes.*/127x129x131:Issue/GemmShapes.*/129x1x257'
-  edges='GemmEdges.KZero*:GemmEdges.NullOperands*:GemmEdges.MZero*:GemmEdges.NanAndInf*'
-  top2='Top2Fused.AllEqual*:Top2Fused.Infinities*:Top2Fused.BetaTimes*:Top2Fused.CNotStored*:Top2Reduce.*'
-  reduce='ReduceGpu.SanitizerSizedAllPaths:ReduceGpu.BadInputsLaunchNothing:Every/TunedConfigs.*'
-  unit_filter="$small_gemm:$edges:$top2:$reduce"
-  race_filter='Every/TunedConfigs.*:Issue/GemmShapes.TightAndAligned/127x129x131:Issue/GemmShapes.PaddedAndOffsetByOneToThreeFloats/7x13x5:Top2Fused.AllEqual*:Top2Reduce.*:ReduceGpu.SanitizerSizedAllPaths'
-  for spec in memcheck:unit_gpu_tests:130 memcheck:property_gpu_tests:80 racecheck:unit_gpu_tests:110 \
-              synccheck:unit_gpu_tests:70 initcheck:unit_gpu_tests:70; do
-    IFS=: read -r tool bin limit <<<"$spec"
-    t0=$(stamp)
-    f=$unit_filter
-    [ "$tool" = racecheck ] && f=$race_filter
-    [ "$bin" = property_gpu_tests ] && f='*'
-    extra=""
-    [ "$tool" = memcheck ] && extra="--leak-check full"
-    [ "$tool" = racecheck ] && extra="--racecheck-report hazard"
-    log="$logs/sanitize-$tool-$bin.log"
-    RC_PARAMS="max_success=10" timeout "$limit" compute-sanitizer --tool "$tool" $extra --error-exitcode 99 \
-      "$build/tests/$bin" --gtest_filter="$f" >"$log" 2>&1
+# One tool over one shard of every GPU test: each GoogleTest binary whole with GTEST_TOTAL_SHARDS /
+# GTEST_SHARD_INDEX set (GoogleTest gives every test to exactly one shard), and the other GPU tests
+# (consumer_example) in shard 1. Returns the number of tests run in $ran.
+sanitize_shard() {  # tool, shard (1-based), shards
+  local tool=$1 i=$2 n=$3 t0 deadline extra kind _count name workdir cmd log rc left tests found
+  local findings=0 problems="" parts="" slowest="" slowest_ms=0
+  t0=$(stamp)
+  deadline=$(( t0 + shard_timeout ))
+  ran=0
+  extra=""
+  [ "$tool" = memcheck ] && extra="--leak-check full"
+  [ "$tool" = racecheck ] && extra="--racecheck-report hazard"
+  while IFS=$'\t' read -r kind _count name workdir cmd; do
+    [ "$kind" = command ] && [ "$i" -ne 1 ] && continue
+    left=$(( deadline - $(stamp) ))
+    if [ $left -le 0 ]; then problems+="; $name not run: the shard's ${shard_timeout}s were spent"; continue; fi
+    eval "set -- $cmd"
+    log="$logs/sanitize-$tool-$i-of-$n-$name.log"
+    if [ "$kind" = gtest ]; then
+      (cd "$workdir" && GPUPRIMS_SANITIZER=1 GTEST_TOTAL_SHARDS=$n GTEST_SHARD_INDEX=$(( i - 1 )) \
+        timeout -k 30 "$left" compute-sanitizer --tool "$tool" $extra --error-exitcode 99 "$@") </dev/null >"$log" 2>&1
+    else
+      (cd "$workdir" && GPUPRIMS_SANITIZER=1 \
+        timeout -k 30 "$left" compute-sanitizer --tool "$tool" $extra --error-exitcode 99 "$@") </dev/null >"$log" 2>&1
+    fi
     rc=$?
-    ran=$(grep -Eo '[0-9]+ tests? from [0-9]+ test suites? ran' "$log" | tail -1)
-    findings=$(grep -Eo '(ERROR|RACECHECK) SUMMARY: [0-9]+ (errors?|hazards?)[^)]*' "$log" | tail -1)
-    if [ $rc -eq 0 ]; then record "$tool" PASS "$(( $(stamp) - t0 ))s $bin: ${ran:-?}; ${findings:-no findings}"
-    elif [ $rc -eq 124 ]; then record "$tool" FAIL "$bin timed out after ${limit}s (not a finding)"
-    else tail -25 "$log"; record "$tool" FAIL "$bin rc $rc: ${findings:-see log}"; fi
-  done
+    tests=$(sed -nE 's/^\[==========\] ([0-9]+) tests? from .* ran\..*/\1/p' "$log" | tail -1)
+    [ "$kind" = command ] && [ $rc -eq 0 ] && tests=1
+    ran=$(( ran + ${tests:-0} ))
+    parts+="${parts:+, }$name ${tests:-0}"
+    # ERROR SUMMARY (memcheck, synccheck, initcheck) or RACECHECK SUMMARY, one per process.
+    found=$(grep -Eo '(ERROR SUMMARY: [0-9]+ error|RACECHECK SUMMARY: [0-9]+ hazard)' "$log" | grep -Eo '[0-9]+' |
+            awk '{ s += $1 } END { print NR ? s : "none" }')
+    if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then problems+="; $name timed out (${shard_timeout}s for the shard)"
+    elif [ "$found" = none ]; then problems+="; $name: no sanitizer summary (rc $rc)"
+    elif [ $rc -eq 99 ]; then problems+="; $name: findings"
+    elif [ $rc -ne 0 ]; then problems+="; $name: rc $rc, $(grep -c '^\[  FAILED  \] .*ms)$' "$log") failed test(s)"; fi
+    [ "$found" != none ] && findings=$(( findings + found ))
+    while read -r ms test; do
+      if [ "$ms" -gt "$slowest_ms" ]; then slowest_ms=$ms; slowest=$test; fi
+    done < <(sed -nE 's/^\[       OK \] ([^ ]+) \(([0-9]+) ms\)$/\2 \1/p' "$log")
+    [ $rc -ne 0 ] && tail -25 "$log"
+  done <"$logs/gpu-tests.txt"
+  local detail="$(( $(stamp) - t0 ))s; $ran of $gpu_tests GPU tests ($parts); $findings findings"
+  [ -n "$slowest" ] && detail+="; slowest $slowest $(( slowest_ms / 1000 ))s"
+  if [ -z "$problems" ] && [ $findings -eq 0 ]; then record "$tool $i/$n" PASS "$detail"
+  else record "$tool $i/$n" FAIL "$detail$problems"; fi
+}
+
+if has sanitize; then
+  if python3 scripts/gpu_test_commands.py --build-dir "$build" >"$logs/gpu-tests.txt" 2>"$logs/gpu-tests.err" &&
+     [ -s "$logs/gpu-tests.txt" ]; then
+    gpu_tests=$(awk -F'\t' '{ s += $2 } END { print s }' "$logs/gpu-tests.txt")
+    echo "== sanitize: $gpu_tests GPU tests in $(wc -l <"$logs/gpu-tests.txt") executables =="
+    for tool in ${sanitizers//,/ }; do
+      if [ -n "$shard" ]; then
+        sanitize_shard "$tool" "${shard%/*}" "${shard#*/}"
+      else
+        all=0
+        for ((i = 1; i <= shards[$tool]; i++)); do
+          sanitize_shard "$tool" "$i" "${shards[$tool]}"
+          all=$(( all + ran ))
+        done
+        # The shards together ran every GPU test once.
+        if [ "$all" -eq "$gpu_tests" ]; then record "$tool" PASS "all ${shards[$tool]} shards: $all of $gpu_tests GPU tests"
+        else record "$tool" FAIL "all ${shards[$tool]} shards: $all of $gpu_tests GPU tests ran"; fi
+      fi
+    done
+  else
+    cat "$logs/gpu-tests.err"
+    record sanitize FAIL "no GPU tests found in $build (add the build stage)"
+  fi
 fi
 
 if has ncu && [ ! -x "$build/bench/sgemm_bench" ]; then record ncu FAIL "not built (add the build stage)"; fi
@@ -160,6 +253,34 @@ if has bench && [ -x "$build/bench/sgemm_bench" ]; then
       record "bench-$b" FAIL "see bench-$b.err"
     fi
   done
+fi
+
+if has gate && [ ! -s "$out/sgemm.json" ] && [ ! -s "$out/reduce.json" ] && [ ! -s "$out/top2.json" ]; then
+  record gate FAIL "no benchmark JSON in $out (add the bench stage)"
+elif has gate; then
+  t0=$(stamp)
+  # Ratios to CUB/cuBLAS against results/<this GPU>/; a drop must show again in a rerun of the
+  # benchmark to fail (each record counts its best run).
+  fresh=(--fresh "$out")
+  python3 scripts/perf_gate.py "${fresh[@]}" --tolerance "$gate_tolerance" >"$logs/gate.log" 2>&1
+  rc=$?
+  for ((r = 1; r <= gate_reruns && rc == 1; r++)); do
+    rerun="$out/bench-rerun-$r"
+    mkdir -p "$rerun"
+    for b in $(sed -nE 's/^FAIL +([a-z0-9_]+) .*/\1/p' "$logs/gate.log" | sort -u); do
+      echo "== gate: rerunning the $b benchmark ($r of $gate_reruns) =="
+      "$build/bench/${b}_bench" $quick_bench --out "$rerun/$b.json" >"$logs/bench-rerun-$r-$b.log" 2>&1
+    done
+    fresh+=(--fresh "$rerun")
+    python3 scripts/perf_gate.py "${fresh[@]}" --tolerance "$gate_tolerance" >"$logs/gate.log" 2>&1
+    rc=$?
+  done
+  cp "$logs/gate.log" "$out/perf-gate.txt"
+  grep -E '^(FAIL|perf_gate: (FAIL|PASS|ERROR|reference|fresh))' "$logs/gate.log"
+  dropped=$(grep -c '^FAIL ' "$logs/gate.log" || true)
+  if [ $rc -eq 0 ]; then record gate PASS "$(( $(stamp) - t0 ))s; no ratio dropped more than ${gate_tolerance} (perf-gate.txt)"
+  elif [ $rc -eq 1 ]; then record gate FAIL "$dropped ratio(s) dropped past the tolerance in every run (perf-gate.txt)"
+  else record gate FAIL "$(grep -m1 'ERROR' "$logs/gate.log")"; fi
 fi
 
 tar -C "$build" -czf "$out/gpu-check-logs.tar.gz" gpu-check-logs 2>/dev/null

@@ -1,10 +1,11 @@
 #pragma once
 // One "GPU present" check for every GPU test. With no device a GPU test skips with a reason; with a
 // device present, test_main.cpp fails the run if any test skipped, so a GPU run never passes by
-// skipping.
+// skipping. Also: the sanitizer-size switch, and which devices a test process sees.
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <string>
 
 namespace gpuprims::test {
@@ -15,6 +16,36 @@ std::string gpu_name();
 std::size_t gpu_free_bytes();
 // Multiprocessors of the current device (1 without a device).
 int sm_count();
+
+// True when the environment has GPUPRIMS_SANITIZER=1: the process runs under compute-sanitizer
+// (scripts/gpu-check.sh --stages sanitize sets it), which slows kernels 10-1000x. Tests then shrink
+// their large cases (past 2^31 elements, big GEMMs, long loops) so the whole suite still runs under
+// every tool, each test at a size the tool gets through; small cases stay as they are.
+bool under_sanitizer();
+// `full` normally, `small` under the sanitizer.
+template <class T>
+T sized_for_sanitizer(T full, T small) {
+  return under_sanitizer() ? small : full;
+}
+// A number of items (a reduction's n): under the sanitizer, one past 2^18 becomes 2^18 plus its
+// remainder mod 4096, which keeps its tails (mod 4, a warp, a block, a tile) and its two passes.
+std::int64_t sanitizer_sized_count(std::int64_t n);
+// A GEMM dimension: under the sanitizer, one past 300 becomes 128 plus its remainder mod 128, which
+// keeps its partial tiles and several whole ones (4095 -> 255, 4097 -> 129, 1000 -> 232).
+std::int64_t sanitizer_sized_dim(std::int64_t d);
+
+// Called by test_main before anything touches CUDA, so they decide which devices the process sees.
+// A GPU test binary under `ctest --resource-spec-file`: CUDA_VISIBLE_DEVICES becomes the GPU(s) ctest
+// assigned to the test (CTEST_RESOURCE_GROUP_<i>_GPUS), so tests run concurrently on a multi-GPU
+// runner spread over its GPUs. Without those variables nothing changes. Returns what it did, for the
+// log line ("" when nothing).
+std::string use_gpus_assigned_by_ctest();
+// A CPU test binary: CUDA_VISIBLE_DEVICES="" hides every device, so a `cpu` test never runs GPU work
+// and checks the same no-device answers on a GPU runner as on a CPU-only one.
+void hide_gpus_from_cpu_tests();
+// Under the sanitizer, fewer RapidCheck cases per property (RC_PARAMS max_success, unless the caller
+// set max_success itself).
+void use_sanitizer_sized_rapidcheck_runs();
 
 }  // namespace gpuprims::test
 

@@ -5,6 +5,8 @@
 #include <gpuprims/reduce.hpp>
 
 #include <cmath>
+#include <cstddef>
+#include <cstring>
 #include <limits>
 
 #include "reduce/src/block/top2_op.hpp"
@@ -56,6 +58,31 @@ TEST(Top2Op, MissingEntriesBecomeInfinityAndMinusOne) {
   EXPECT_EQ(d::to_top2(q, 4).first.row, 0);
 }
 
+// The result type is written whole: no padding (`reserved` fills what was 4 bytes after `value`), and
+// the conversion the kernels use writes every member, `reserved` as 0, over whatever was there.
+TEST(Top2Layout, NoPaddingAndEveryByteWritten) {
+  static_assert(sizeof(gpuprims::MinEntry) == 24 && sizeof(gpuprims::Top2) == 48);
+  EXPECT_EQ(offsetof(gpuprims::MinEntry, value), 0u);
+  EXPECT_EQ(offsetof(gpuprims::MinEntry, reserved), 4u);
+  EXPECT_EQ(offsetof(gpuprims::MinEntry, row), 8u);
+  EXPECT_EQ(offsetof(gpuprims::MinEntry, col), 16u);
+  EXPECT_EQ(offsetof(gpuprims::Top2, second), 24u);
+  d::Top2Partial p = d::Top2Partial::empty();
+  p.insert(-3.0f, 11);
+  for (const d::Top2Partial& partial : {p, d::Top2Partial::empty()}) {
+    gpuprims::Top2 t;
+    std::memset(&t, 0xA5, sizeof t);
+    t = d::to_top2(partial, 4);
+    EXPECT_EQ(t.first.reserved, 0u);
+    EXPECT_EQ(t.second.reserved, 0u);
+    // Equal members, equal bytes: the aggregate spelling {value, row, col} still works.
+    const gpuprims::Top2 same{{t.first.value, t.first.row, t.first.col}, {t.second.value, t.second.row, t.second.col}};
+    EXPECT_EQ(0, std::memcmp(&t, &same, sizeof t));
+  }
+  EXPECT_EQ(d::to_top2(p, 4).first.row, 2);
+  EXPECT_EQ(d::to_top2(p, 4).first.col, 3);
+}
+
 TEST(Top2Op, MergeOfPartials) {
   d::Top2Partial a = d::Top2Partial::empty(), b = d::Top2Partial::empty();
   a.insert(1.0f, 4);
@@ -87,9 +114,9 @@ TEST(Top2ReduceValidation, BadInputReturnsStatus) {
                 r::top2_argmin(x, 4, 4, 4, out, reinterpret_cast<void*>(0x300000),
                                r::top2_argmin_workspace_bytes(4, 4) - 1));
   EXPECT_STATUS(Status::invalid_argument, r::top2_argmin(x, -3, out));
-  if (!gpuprims::test::gpu_present()) {
-    EXPECT_STATUS(Status::unsupported, r::top2_argmin(x, 4, 4, 4, out));
-  }
+  // A valid call with no device (CPU test binaries hide every device).
+  ASSERT_FALSE(gpuprims::test::gpu_present()) << "CPU test binaries hide every device (see test_main.cpp)";
+  EXPECT_STATUS(Status::unsupported, r::top2_argmin(x, 4, 4, 4, out));
 }
 
 TEST(Top2ReduceLaunchMath, WorkspaceIsBoundedByTheBlockCap) {

@@ -1,7 +1,9 @@
 // Every SGEMM rung on a device: the shapes, k = 0, m = 0, padded leading dimensions, pointers
 // offset by 1-3 floats, the four (alpha, beta) pairs (beta == 0 with a NaN-poisoned C), a guard band
 // around every buffer, against the double reference. One product reference serves every rung and
-// every (alpha, beta) of a shape, so the CPU cost stays small.
+// every (alpha, beta) of a shape, so the CPU cost stays small. Under the sanitizer
+// (GPUPRIMS_SANITIZER=1) dimensions past 300 shrink to 128 plus their remainder mod 128
+// (sanitizer_sized_dim): 4095 x 4097 x 33 runs as 255 x 129 x 33, with the same kinds of tails.
 #include <gtest/gtest.h>
 
 #include <gpuprims/gemm.hpp>
@@ -53,23 +55,29 @@ const Shape kShapes[] = {{1, 1, 1},         {7, 13, 5},         {31, 33, 17},   
                          {127, 129, 131},   {128, 128, 128},    {4095, 4097, 33}, {1000, 3000, 500},
                          {3, 300, 1},       {300, 3, 2},        {129, 1, 257},    {1, 513, 70}};
 
-class GemmShapes : public ::testing::TestWithParam<Shape> {};
+class GemmShapes : public ::testing::TestWithParam<Shape> {
+ protected:
+  static Shape shape() {
+    const Shape s = GetParam();
+    return {t::sanitizer_sized_dim(s.m), t::sanitizer_sized_dim(s.n), t::sanitizer_sized_dim(s.k)};
+  }
+};
 
 TEST_P(GemmShapes, TightAndAligned) {
   GPUPRIMS_REQUIRE_GPU();
-  const Shape s = GetParam();
+  const Shape s = shape();
   check_every_rung(t::make_layout(s.m, s.n, s.k), 1);
 }
 
 TEST_P(GemmShapes, PaddedAndOffsetByOneToThreeFloats) {
   GPUPRIMS_REQUIRE_GPU();
-  const Shape s = GetParam();
+  const Shape s = shape();
   check_every_rung(t::make_layout(s.m, s.n, s.k, 3, 1, 2, 1, 2, 3), 2);
 }
 
 TEST_P(GemmShapes, PaddedToMultiplesOfFourStillVectorized) {
   GPUPRIMS_REQUIRE_GPU();
-  const Shape s = GetParam();
+  const Shape s = shape();
   // ld > row length but ld % 4 == 0 and 16-byte aligned bases: the float4 path with padding.
   auto l = t::make_layout(s.m, s.n, s.k);
   l.lda = (l.lda + 4) / 4 * 4 + 4;
@@ -132,7 +140,7 @@ TEST(GemmEdges, MZeroAndNZeroLeaveCUntouched) {
 
 TEST(GemmEdges, DeterministicOverTenRuns) {
   GPUPRIMS_REQUIRE_GPU();
-  const auto l = t::make_layout(333, 517, 259, 1, 0, 2, 1, 0, 3);
+  const auto l = t::make_layout(t::sanitizer_sized_dim(333), t::sanitizer_sized_dim(517), 259, 1, 0, 2, 1, 0, 3);
   auto rng = t::make_rng(6);
   const t::GemmInputs in = t::make_inputs(l, rng);
   for (Algorithm algo : kAllAlgorithms) {

@@ -1,7 +1,8 @@
 // reduce::sum on a device, every variant: the sizes of the issue and random ones, inputs offset by 0-3
 // floats from a 256-byte boundary (and workspaces offset too), guard bands around inputs, outputs and
 // workspaces, exact integer sums, determinism, NaN/inf, bad inputs (no launch), a user stream, and one
-// input past 2^31 items.
+// input past 2^31 items. Under the sanitizer (GPUPRIMS_SANITIZER=1) inputs past 2^18 items shrink to
+// 2^18 plus their tail (sanitizer_sized_count), and the huge one to 2^21 + 17.
 #include <gtest/gtest.h>
 
 #include <gpuprims/reduce.hpp>
@@ -92,6 +93,7 @@ std::vector<std::int64_t> test_sizes() {
   sizes.push_back(small(rng));
   sizes.push_back(large(rng));
   sizes.push_back(large(rng));
+  for (auto& n : sizes) n = gpuprims::test::sanitizer_sized_count(n);
   return sizes;
 }
 
@@ -148,6 +150,7 @@ TEST(ReduceGpu, SameBitsWhateverTheWorkspace) {
   GPUPRIMS_REQUIRE_GPU();
   auto rng = gpuprims::test::make_rng(0x5eed0003);
   for (std::int64_t n : {std::int64_t{0}, std::int64_t{257}, std::int64_t{4097}, std::int64_t{(1 << 20) + 3}}) {
+    n = gpuprims::test::sanitizer_sized_count(n);
     GuardedArray in(static_cast<std::size_t>(n), 1);
     ASSERT_TRUE(in.ok());
     in.upload(gpuprims::test::random_vector(static_cast<std::size_t>(n), rng));
@@ -198,6 +201,7 @@ TEST(ReduceGpu, DeterministicTenRuns) {
   GPUPRIMS_REQUIRE_GPU();
   auto rng = gpuprims::test::make_rng(0x5eed0005);
   for (std::int64_t n : {std::int64_t{1025}, std::int64_t{(1 << 20) + 3}, std::int64_t{1} << 24}) {
+    n = gpuprims::test::sanitizer_sized_count(n);
     GuardedArray in(static_cast<std::size_t>(n), 1);
     ASSERT_TRUE(in.ok());
     in.upload(gpuprims::test::random_vector(static_cast<std::size_t>(n), rng, gpuprims::test::Dist::mixed_magnitude));
@@ -224,8 +228,9 @@ TEST(ReduceGpu, NanAndInfinityPropagate) {
   auto rng = gpuprims::test::make_rng(0x5eed0006);
   const float inf = std::numeric_limits<float>::infinity();
   const float nan = std::numeric_limits<float>::quiet_NaN();
-  for (std::int64_t n : {std::int64_t{1}, std::int64_t{33}, std::int64_t{1025}, std::int64_t{(1 << 20) + 3}})
+  for (std::int64_t size : {std::int64_t{1}, std::int64_t{33}, std::int64_t{1025}, std::int64_t{(1 << 20) + 3}})
     for (int offset : {0, 3}) {
+      const std::int64_t n = gpuprims::test::sanitizer_sized_count(size);
       const auto base = gpuprims::test::random_vector(static_cast<std::size_t>(n), rng);
       std::uniform_int_distribution<std::int64_t> pos(0, n - 1);
       // Positions: the head, the tail, and random ones.
@@ -260,6 +265,29 @@ TEST(ReduceGpu, NanAndInfinityPropagate) {
           EXPECT_TRUE(std::isnan(r.value)) << r.value;
         }
       }
+    }
+}
+
+// The calls ReduceCpu.ValidCallIsUnsupportedWithoutDevice makes without a device, with one: both
+// overloads, n = 0 included, sum zeros to exactly zero over a NaN-poisoned output.
+TEST(ReduceGpu, ValidCallsOnZerosSumToZero) {
+  GPUPRIMS_REQUIRE_GPU();
+  const std::int64_t sizes[] = {0, 1, 5000, gpuprims::test::sanitizer_sized_count(1 << 20)};
+  gpuprims::detail::DeviceBuffer<float> in(1 << 20), out(1), ws(rd::ReduceTuning::kMaxPartials + 4);
+  ASSERT_TRUE(in && out && ws);
+  CUDA_OK(cudaMemset(in.get(), 0, in.bytes()));
+  for (Algorithm a : kAllAlgorithms)
+    for (std::int64_t n : sizes) {
+      SCOPED_TRACE(std::string(gpuprims::reduce::name(a)) + " n=" + std::to_string(n));
+      float result = 1.0f;
+      CUDA_OK(cudaMemset(out.get(), 0xff, sizeof(float)));
+      EXPECT_STATUS(Status::success, gpuprims::reduce::sum(in.get(), n, out.get(), ws.get(), ws.bytes(), a));
+      CUDA_OK(cudaMemcpy(&result, out.get(), sizeof result, cudaMemcpyDeviceToHost));
+      EXPECT_EQ(0u, bits(result));
+      CUDA_OK(cudaMemset(out.get(), 0xff, sizeof(float)));
+      EXPECT_STATUS(Status::success, gpuprims::reduce::sum(in.get(), n, out.get(), a));
+      CUDA_OK(cudaMemcpy(&result, out.get(), sizeof result, cudaMemcpyDeviceToHost));
+      EXPECT_EQ(0u, bits(result));
     }
 }
 
@@ -313,7 +341,7 @@ TEST(ReduceGpu, BadInputsLaunchNothing) {
 TEST(ReduceGpu, LargerWorkspaceAndUserStream) {
   GPUPRIMS_REQUIRE_GPU();
   auto rng = gpuprims::test::make_rng(0x5eed0007);
-  const std::int64_t n = (1 << 22) + 1;
+  const std::int64_t n = gpuprims::test::sanitizer_sized_count((1 << 22) + 1);
   GuardedArray in(static_cast<std::size_t>(n), 2);
   ASSERT_TRUE(in.ok());
   const auto x = gpuprims::test::random_vector(static_cast<std::size_t>(n), rng);
@@ -337,10 +365,13 @@ TEST(ReduceGpu, LargerWorkspaceAndUserStream) {
 }
 
 // n = 2^31 + 17: 64-bit offsets. About 8.6 GB of device memory. Random data against a double sum on
-// the device, then sparse powers of two (exact) at positions on both sides of 2^31.
+// the device, then sparse powers of two (exact) at positions on both sides of 2^31. Under the
+// sanitizer the same checks run at n = 2^21 + 17 around 2^21 (8 MiB instead of 8.6 GB, which the
+// tools would take far too long over): every path but the offsets past 2^31.
 TEST(ReduceGpu, Huge2Pow31Plus17) {
   GPUPRIMS_REQUIRE_GPU();
-  const std::int64_t n = (std::int64_t{1} << 31) + 17;
+  const std::int64_t pivot = std::int64_t{1} << gpuprims::test::sized_for_sanitizer(31, 21);
+  const std::int64_t n = pivot + 17;
   const std::size_t count = static_cast<std::size_t>(n) + 3;
   ASSERT_GE(gpuprims::test::gpu_free_bytes(), count * sizeof(float) + (std::size_t{256} << 20))
       << "needs ~8.6 GB of free device memory";
@@ -363,7 +394,7 @@ TEST(ReduceGpu, Huge2Pow31Plus17) {
   }
   // Exact: zeros with 2^k at positions around 2^31; a lost, doubled or misplaced item changes the sum.
   CUDA_OK(cudaMemset(buf.get(), 0, buf.bytes()));
-  const std::int64_t two31 = std::int64_t{1} << 31;
+  const std::int64_t two31 = pivot;  // 2^21 under the sanitizer
   const std::int64_t positions[] = {0, 1, 3, two31 / 2 + 5, two31 - 1, two31, two31 + 1, two31 + 4, n - 2, n - 1};
   double exact = 0.0;
   float value = 1.0f;

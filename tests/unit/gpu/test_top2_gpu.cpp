@@ -1,6 +1,8 @@
 // The fused top-2 argmin epilogue on every rung, and reduce::top2_argmin: ties, equal minima, +-0,
 // +-inf, NaN rows, tiny outputs, tails, strides, offsets, beta * C deciding, C not stored, minima in
 // the last tiles to run, determinism; exact against the sorted reference on integer data, within the GEMM bound on random data.
+// Under the sanitizer (GPUPRIMS_SANITIZER=1) dimensions past 300 and vectors past 2^18 shrink
+// (sanitizer_sized_dim, sanitizer_sized_count).
 #include <gtest/gtest.h>
 
 #include <gpuprims/gemm.hpp>
@@ -147,7 +149,7 @@ TEST(Top2Fused, BetaTimesCDecidesTheMinimum) {
 // a row of ties. The packed merge must not prune any of it away.
 TEST(Top2Fused, MinimaInTheLastTilesWhileTheBoundFalls) {
   GPUPRIMS_REQUIRE_GPU();
-  const t::GemmLayout l = t::make_layout(2000, 1500, 2);
+  const t::GemmLayout l = t::make_layout(t::sanitizer_sized_dim(2000), t::sanitizer_sized_dim(1500), 2);
   t::GemmInputs in;
   in.A.assign(static_cast<std::size_t>(l.m * l.lda), 0.0f);
   in.B.assign(static_cast<std::size_t>(l.k * l.ldb), 0.0f);
@@ -176,7 +178,7 @@ TEST(Top2Fused, MinimaInTheLastTilesWhileTheBoundFalls) {
 TEST(Top2Fused, CNotStoredGivesTheSameAnswerAndWritesNothing) {
   GPUPRIMS_REQUIRE_GPU();
   for (Algorithm algo : kAllAlgorithms) {
-    auto l = t::make_layout(211, 307, 45, 1, 1, 1, 1, 1, 1);
+    auto l = t::make_layout(211, t::sanitizer_sized_dim(307), 45, 1, 1, 1, 1, 1, 1);
     auto rng = t::make_rng(400);
     const t::GemmInputs in = t::make_inputs(l, rng);
     const t::Top2Run stored = t::run_sgemm_top2(l, in, algo, -1.5f, 0.0f, true);
@@ -190,8 +192,9 @@ TEST(Top2Fused, CNotStoredGivesTheSameAnswerAndWritesNothing) {
 
 TEST(Top2Fused, RandomDataWithinTheGemmBoundAndDeterministic) {
   GPUPRIMS_REQUIRE_GPU();
-  const t::GemmLayout layouts[] = {t::make_layout(513, 257, 129, 3, 2, 1, 1, 2, 3), t::make_layout(64, 1024, 64),
-                                   t::make_layout(1000, 999, 31)};
+  const auto dim = t::sanitizer_sized_dim;
+  const t::GemmLayout layouts[] = {t::make_layout(dim(513), 257, 129, 3, 2, 1, 1, 2, 3),
+                                   t::make_layout(64, dim(1024), 64), t::make_layout(dim(1000), dim(999), 31)};
   for (const auto& l : layouts) {
     auto rng = t::make_rng(500 + l.n);
     const t::GemmInputs in = t::make_inputs(l, rng);
@@ -227,7 +230,8 @@ TEST(Top2Fused, RandomDataWithinTheGemmBoundAndDeterministic) {
 
 TEST(Top2Reduce, VectorsAndStridedMatricesAgainstTheSortedReference) {
   GPUPRIMS_REQUIRE_GPU();
-  for (std::int64_t n : {1, 2, 3, 5, 31, 1000, 4097, (1 << 20) + 3}) {
+  for (std::int64_t size : {1, 2, 3, 5, 31, 1000, 4097, (1 << 20) + 3}) {
+    const std::int64_t n = t::sanitizer_sized_count(size);
     for (int offset : {0, 1, 2, 3}) {
       auto rng = t::make_rng(600 + n + offset);
       std::vector<float> x = t::random_vector(static_cast<std::size_t>(n), rng, t::Dist::integers_small);

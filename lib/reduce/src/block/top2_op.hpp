@@ -161,7 +161,8 @@ GPUPRIMS_HD float top2_bound_of(std::uint64_t second_word) {
 }
 GPUPRIMS_HD bool top2_may_enter(float v, float bound) { return !(v > bound); }
 
-// Linear index -> public entry. A missing entry is {+inf, -1, -1}.
+// Linear index -> public entry. A missing entry is {+inf, -1, -1}. The constructor sets `reserved` to
+// 0, so every byte of a result written from these is initialized.
 GPUPRIMS_HD MinEntry to_min_entry(std::uint32_t key, std::int64_t index, std::int64_t cols) {
   if (index == kNoIndex) return MinEntry{float_from_bits(0x7f800000u), -1, -1};
   return MinEntry{value_from_key(key), index / cols, index % cols};

@@ -1,0 +1,55 @@
+# Runs a command on the GPU(s) ctest assigned its test: under `ctest --resource-spec-file`, a test with
+# RESOURCE_GROUPS gets CTEST_RESOURCE_GROUP_<g>_GPUS = "id:<n>,slots:<k>", and this makes those GPUs
+# the only ones the command sees (CUDA_VISIBLE_DEVICES). For GPU tests that are not GoogleTest
+# binaries; test_main.cpp does the same for those. Without an assignment the command runs as it is.
+#
+#   add_test(NAME t COMMAND ${CMAKE_COMMAND} -P .../run_on_assigned_gpus.cmake -- <command> [args...])
+set(command "")
+set(after_dashes FALSE)
+math(EXPR last "${CMAKE_ARGC} - 1")
+foreach(i RANGE ${last})
+  if(after_dashes)
+    list(APPEND command "${CMAKE_ARGV${i}}")
+  elseif("${CMAKE_ARGV${i}}" STREQUAL "--")
+    set(after_dashes TRUE)
+  endif()
+endforeach()
+if(NOT command)
+  message(FATAL_ERROR "usage: cmake -P run_on_assigned_gpus.cmake -- <command> [args...]")
+endif()
+
+set(ids "")
+if(DEFINED ENV{CTEST_RESOURCE_GROUP_COUNT} AND "$ENV{CTEST_RESOURCE_GROUP_COUNT}" GREATER 0)
+  math(EXPR last_group "$ENV{CTEST_RESOURCE_GROUP_COUNT} - 1")
+  foreach(g RANGE ${last_group})
+    string(REGEX MATCHALL "id:[^,;]+" found "$ENV{CTEST_RESOURCE_GROUP_${g}_GPUS}")
+    foreach(entry IN LISTS found)
+      string(SUBSTRING "${entry}" 3 -1 id)
+      list(APPEND ids "${id}")
+    endforeach()
+  endforeach()
+  list(REMOVE_DUPLICATES ids)
+endif()
+list(LENGTH ids assigned)
+if(assigned GREATER 0)  # not if(ids): an id list of just "0" is false in CMake
+  # An id numbers the devices this process would see (scripts/gpu-resource-spec.sh): an index into
+  # an existing CUDA_VISIBLE_DEVICES, else a CUDA ordinal.
+  string(REPLACE "," ";" visible "$ENV{CUDA_VISIBLE_DEVICES}")
+  list(LENGTH visible visible_count)
+  set(devices "")
+  foreach(id IN LISTS ids)
+    set(device "${id}")
+    if(visible_count GREATER 0 AND id MATCHES "^[0-9]+$" AND id LESS visible_count)
+      list(GET visible ${id} device)
+    endif()
+    list(APPEND devices "${device}")
+  endforeach()
+  string(REPLACE ";" "," devices "${devices}")
+  set(ENV{CUDA_VISIBLE_DEVICES} "${devices}")
+  message(STATUS "ctest assigned this test GPU ${devices} (CUDA_VISIBLE_DEVICES)")
+endif()
+
+execute_process(COMMAND ${command} RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "${command}: exit ${rc}")
+endif()
