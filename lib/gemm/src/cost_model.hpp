@@ -43,6 +43,7 @@ const ModelConstants& fitted_constants();
 // What the model needs of the device.
 struct DeviceShape {
   int sm_count = 1;
+  bool dependent_launch = false;  // programmatic dependent launch (compute capability 9.0+)
   int occupancy[kNumTunedPaths] = {};  // resident blocks per SM of each tuned path's kernel
 };
 

@@ -116,6 +116,7 @@ Status prepare_sgemm(const SgemmArgs& a, const GemmPlan* forced, PreparedCall* o
   p.device_status = current_device_shape(&device);
   if (p.device_status != Status::success) device = &no_device_shape();
   p.sm_count = device->sm_count;
+  p.dependent_launch = device->dependent_launch;
   const bool store_c = a.C != nullptr;
   const bool computes = product && has_output(a);
   if (!computes) p.plan = scale_only_plan();
@@ -188,7 +189,7 @@ Status launch_sgemm(const SgemmArgs& a, const PreparedCall& p, void* workspace, 
     part.epi.c_vec4 = true;
     part.epi.split_stride = parts.stride;
     GPUPRIMS_TRY(plan.path->run(part));
-    GPUPRIMS_TRY(launch_split_k_reduce(c, parts, p.sm_count));
+    GPUPRIMS_TRY(launch_split_k_reduce(c, parts, p.sm_count, p.dependent_launch));
   }
   if (c.mode == EpilogueMode::top2_packed) return top2_atomic_end(c.epi.top2_atomic.words, a.top2, a.n, stream);
   return Status::success;

@@ -34,6 +34,7 @@ struct PreparedCall {
   GemmPlan plan;
   std::size_t workspace_bytes = 0;
   int sm_count = 1;
+  bool dependent_launch = false;  // the split-K reduction as a programmatic dependent (sm_90+)
   Status device_status = Status::success;  // unsupported without a device (launch reports it)
 };
 

@@ -55,16 +55,18 @@ using TunedConfig5 = WarpTileConfig<64, 64, 16, 32, 32, 4>;
 using TunedConfig6 = WarpTileConfig<32, 64, 32, 32, 32, 4>;
 
 // The few-rows path (kernels/few_rows.cuh, m <= kRows; one kernel per kRows in kFewRowsVariants):
-// 64 threads of four columns each; A staged kChunk deep; unroll(kRows) rows of B in flight per thread
-// (4 for 32 rows, whose 128 accumulators leave no room for 8).
+// eight warps on one strip of 128 columns (four per lane), splitting k between them; A staged kChunk
+// deep; unroll(kRows) rows of B in flight per lane (4 for 32 rows, whose 128 accumulators leave no
+// room for 8). One step of the block covers step(kRows) of k.
 inline constexpr int kFewRowsVariants[] = {4, 8, 16, 32};
 inline constexpr int kNumFewRowsPaths = 4;
 struct FewRowsShape {
-  static constexpr int kThreads = 64;
-  static constexpr int kCols = 4 * kThreads;
+  static constexpr int kThreads = 256;
+  static constexpr int kCols = 128;
   static constexpr int kChunk = 256;
   static constexpr int unroll(int rows) { return rows >= 32 ? 4 : 8; }
-  static_assert(kChunk % 8 == 0, "whole unrolled steps per chunk");
+  static constexpr int step(int rows) { return kThreads / 32 * unroll(rows); }
+  static_assert(kChunk % 64 == 0, "whole block steps per chunk");
 };
 
 // The few-columns path (kernels/few_cols.cuh, n <= kCols; one kernel per kCols in kFewColsVariants):

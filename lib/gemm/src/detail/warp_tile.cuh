@@ -20,7 +20,6 @@ __device__ __forceinline__ int slab_depth(std::int64_t k_left) {
 
 // One thread's share of a slab: Cfg::kAVecs float4 of A (rows a_row + i * kARowStep, slab columns
 // a_k4..a_k4+3) and Cfg::kBVecs float4 of B (slab rows b_row + i * kBRowStep, columns b_c4..b_c4+3).
-// This is the 16-byte form (kVec); operands that cannot take it have the scalar form below.
 // Its state is two pointers that advance one slab per load and 32-bit edge facts (the caller passes
 // each slab's depth), so it costs few registers next to the accumulators.
 template <class Cfg, bool kVec>
@@ -94,65 +93,6 @@ class SlabLoader {
   int b_cols_;
   float4 a_[Cfg::kAVecs];
   float4 b_[Cfg::kBVecs];
-};
-
-// The loader for operands without 16-byte loads (a leading dimension that is not a multiple of 4, or
-// a base not 16-byte aligned). The vector loader's mapping, four consecutive elements per thread,
-// would then take four scalar loads 16 bytes apart per float4, each touching as many cache lines as
-// the float4 did: four times the L1 wavefronts, which share the pipe with the shared-memory reads of
-// the FMA loop (measured on an H100: 17% slower at 1455 x 9536 x 2123). Here consecutive threads take
-// consecutive elements along the row (k for A, columns for B), so every scalar load instruction of a
-// warp covers whole 32-byte sectors. The slabs land in shared memory exactly as the vector loader puts
-// them, so the FMA loop, and the results, are the same.
-template <class Cfg>
-class SlabLoader<Cfg, false> {
-  static constexpr int BM = Cfg::BM, BN = Cfg::BN, BK = Cfg::BK;
-  static constexpr int kA = 4 * Cfg::kAVecs, kB = 4 * Cfg::kBVecs;  // elements per thread per slab
-  static constexpr int kARowStep = Cfg::kThreads / BK;
-  static constexpr int kBRowStep = Cfg::kThreads / BN;
-  static_assert(Cfg::kThreads % BK == 0 && Cfg::kThreads % BN == 0, "fixed column per thread");
-  static_assert(kA <= 32, "row mask fits 32 bits");
-
- public:
-  using ATile = SwizzledATile<BM, BK>;
-
-  __device__ SlabLoader(const GemmOperands& op, std::int64_t row0, std::int64_t col0, int tid)
-      : a_row_(tid / BK), a_k_(tid % BK), b_row_(tid / BN), b_col_(tid % BN) {
-    a_ptr_ = op.A + (row0 + a_row_) * op.lda + a_k_;
-    b_ptr_ = op.B + static_cast<std::int64_t>(b_row_) * op.ldb + col0 + b_col_;
-    a_rows_ok_ = 0;
-#pragma unroll
-    for (int i = 0; i < kA; ++i) a_rows_ok_ |= (row0 + a_row_ + i * kARowStep < op.m ? 1u : 0u) << i;
-    b_col_ok_ = col0 + b_col_ < op.n;
-  }
-
-  __device__ __forceinline__ void load(const GemmOperands& op, int depth) {
-    const bool a_k_ok = a_k_ < depth;
-#pragma unroll
-    for (int i = 0; i < kA; ++i)
-      a_[i] = (a_k_ok && ((a_rows_ok_ >> i) & 1u)) ? a_ptr_[i * kARowStep * op.lda] : 0.0f;
-#pragma unroll
-    for (int i = 0; i < kB; ++i)
-      b_[i] = (b_col_ok_ && b_row_ + i * kBRowStep < depth) ? b_ptr_[i * kBRowStep * op.ldb] : 0.0f;
-    a_ptr_ += BK;
-    b_ptr_ += BK * op.ldb;
-  }
-
-  __device__ __forceinline__ void store(float* As, float* Bs) const {
-#pragma unroll
-    for (int i = 0; i < kA; ++i) As[ATile::offset(a_k_, a_row_ + i * kARowStep)] = a_[i];
-#pragma unroll
-    for (int i = 0; i < kB; ++i) Bs[(b_row_ + i * kBRowStep) * BN + b_col_] = b_[i];
-  }
-
- private:
-  int a_row_, a_k_, b_row_, b_col_;
-  const float* a_ptr_;
-  const float* b_ptr_;
-  unsigned a_rows_ok_;
-  bool b_col_ok_;
-  float a_[kA];
-  float b_[kB];
 };
 
 // Whether every slab of the block tile at (row0, col0) can take SlabLoader::load_full: the tile lies
@@ -293,13 +233,15 @@ constexpr int staged_epilogue_floats() {
 // The packed top-2 form of an interior tile computes (and stores) every value first and votes once
 // for the whole tile: one predicate instruction per result, and warps without a candidate - all but
 // the first few once the grid's bound is tight - skip the ranking entirely.
-// With `stage` (shared memory for staged_warp_tile_epilogue), a C without 16-byte accesses takes the
-// staged form; rung 8 passes none and keeps the per-thread form.
-template <class Cfg, EpilogueMode kMode>
+// A kernel compiled for a C without 16-byte accesses (kStagedC) takes the staged form, with `stage` its
+// shared memory; the others (and rung 8, whatever C) the per-thread forms below. A compile-time
+// choice: the staged form in the same kernel as the vector forms cost the vector kernels 3-10% on an
+// H100 (more registers, a larger body).
+template <class Cfg, bool kStagedC = false, EpilogueMode kMode>
 __device__ __forceinline__ void warp_tile_epilogue(Epilogue<kMode>& epi, const float (&acc)[Cfg::TM][Cfg::TN],
                                                    const WarpTilePosition<Cfg>& pos, std::int64_t row0,
                                                    std::int64_t col0, float* stage = nullptr) {
-  if (stage != nullptr && !epi.vector_c()) {
+  if constexpr (kStagedC) {
     staged_warp_tile_epilogue<Cfg>(epi, acc, pos, row0, col0, stage);
   } else if (epi.interior(row0, col0, Cfg::BM, Cfg::BN)) {
     if constexpr (kMode == EpilogueMode::top2_packed) {

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "gemm/src/detail/dependent_launch.cuh"
 #include "gemm/src/detail/k_range.cuh"
 #include "gemm/src/detail/launch.cuh"
 #include "gemm/src/detail/warp_tile.cuh"
@@ -73,13 +74,16 @@ constexpr int double_buffered_smem_bytes() {
   return 2 * (Cfg::BK * Cfg::BM + Cfg::BK * Cfg::BN) * static_cast<int>(sizeof(float));
 }
 
-template <class Cfg, bool kVec, EpilogueMode kMode>
+// kVec: A and B take 16-byte loads; kStagedC: C does not take 16-byte accesses, so the epilogue goes
+// through shared memory (warp_tile.cuh).
+template <class Cfg, bool kVec, bool kStagedC, EpilogueMode kMode>
 __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocksPerSm)
     double_buffered_kernel(GemmOperands op, EpilogueParams ep) {
   // Dynamic, so a configuration may take 48 KB or more (static arrays stop at 48 KB).
   extern __shared__ float4 smem_f4[];
   float* const smem = reinterpret_cast<float*>(smem_f4);
   take_k_range(op, ep);  // the tuned rung's split-K plans run this kernel over several block rows
+  allow_dependent_launch();  // a split-K reduction after this kernel may be scheduled early
 
   const TileCoord tile = tile_coord(blockIdx.x, ceil_div<std::int64_t>(op.m, Cfg::BM),
                                     ceil_div<std::int64_t>(op.n, Cfg::BN), Cfg::kGroupM);
@@ -98,7 +102,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocksPerSm)
   }
   Epilogue<kMode> epi(ep, prefetched);
   static_assert(staged_epilogue_floats<Cfg>() <= double_buffered_smem_bytes<Cfg>() / 4, "staging fits");
-  warp_tile_epilogue<Cfg>(epi, acc, pos, row0, col0, smem);
+  warp_tile_epilogue<Cfg, kStagedC>(epi, acc, pos, row0, col0, smem);
   epi.template finish<Cfg::kThreads>(tid);
 }
 
@@ -108,12 +112,16 @@ Status launch_double_buffered(const GemmCall& c) {
   GPUPRIMS_TRY(tile_grid(c, Cfg::BM, Cfg::BN, &blocks));
   constexpr int kSmem = double_buffered_smem_bytes<Cfg>();
   Status attr = Status::success;
-  const Status launched = launch_by_vec_and_epilogue(c, [&](auto vec, auto mode) {
-    auto* kernel = &double_buffered_kernel<Cfg, decltype(vec)::value, decltype(mode)::value>;
+  const auto launch = [&](auto vec, auto staged_c, auto mode) {
+    auto* kernel = &double_buffered_kernel<Cfg, decltype(vec)::value, decltype(staged_c)::value, decltype(mode)::value>;
     // From 48 KB on a kernel must opt in to more dynamic shared memory (per device; cheap to repeat).
     if constexpr (kSmem >= 48 * 1024) attr = status_from(cudaFuncSetAttribute(
         kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem));
     if (attr == Status::success) kernel<<<dim3(blocks, c.splits), Cfg::kThreads, kSmem, c.stream>>>(c.op, c.epi);
+  };
+  const Status launched = launch_by_vec_and_epilogue(c, [&](auto vec, auto mode) {
+    if (c.epi.c_vec4) launch(vec, False{}, mode);
+    else launch(vec, True{}, mode);
   });
   return attr != Status::success ? attr : launched;
 }
@@ -122,7 +130,7 @@ Status launch_double_buffered(const GemmCall& c) {
 template <class Cfg>
 Status double_buffered_occupancy(int* blocks_per_sm) {
   return status_from(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-      blocks_per_sm, double_buffered_kernel<Cfg, true, EpilogueMode::store>, Cfg::kThreads,
+      blocks_per_sm, double_buffered_kernel<Cfg, true, false, EpilogueMode::store>, Cfg::kThreads,
       double_buffered_smem_bytes<Cfg>()));
 }
 

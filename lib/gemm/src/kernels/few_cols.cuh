@@ -10,6 +10,7 @@
 
 #include "common/src/cuda_check.hpp"
 #include "common/src/math.hpp"
+#include "gemm/src/detail/dependent_launch.cuh"
 #include "gemm/src/detail/k_range.cuh"
 #include "gemm/src/detail/launch.cuh"
 #include "gemm/src/detail/tile_load.cuh"
@@ -25,6 +26,7 @@ __global__ void __launch_bounds__(FewColsShape::kThreads) few_cols_kernel(GemmOp
   constexpr int kChunk = S::chunk(kCols), kPitch = kChunk + 4;  // pitch keeps float4 rows aligned
   constexpr int kR = S::rows_per_warp(kCols);
   take_k_range(op, ep);
+  allow_dependent_launch();  // a split-K reduction after this kernel may be scheduled early
   __shared__ __align__(16) float Bt[kCols * kPitch];
   const int warp = threadIdx.x / kWarpSize, lane = threadIdx.x % kWarpSize;
   const std::int64_t row0 = static_cast<std::int64_t>(blockIdx.x) * S::rows_per_block(kCols) + warp * kR;

@@ -1,19 +1,24 @@
 #pragma once
 // The tuned rung's path for outputs of at most kRows rows (m <= kRows: a row vector, or a few rows,
 // times a wide B). Rung 9's tiles would spend most of their FMAs and shared memory on rows that do
-// not exist; here each thread owns four columns of C for all kRows rows, streams its four columns of
-// B exactly once with 16-byte loads, and reads the rows of A from shared memory (one broadcast float4
-// per row for four k steps). The kernel is bound by how fast B can be read, so long k is split over
-// block rows (k_range.cuh) until there are enough blocks in flight to fill the memory system.
+// not exist; here each lane owns four columns of C for all kRows rows and streams its four columns of
+// B once with 16-byte loads, with the rows of A read from shared memory (one broadcast float4 per row
+// for four k steps). The kernel is bound by how fast B can be read, so its k loop must keep many loads
+// in flight: the eight warps of a block share one 128-column strip and take every eighth group of
+// k rows each, then add their partial sums through shared memory in warp order (a fixed order: the
+// same bits every run). Long k is also split over block rows (k_range.cuh) when the strips alone do
+// not give every SM work.
 #include <cstdint>
 
 #include "common/src/cuda_check.hpp"
 #include "common/src/math.hpp"
+#include "gemm/src/detail/dependent_launch.cuh"
 #include "gemm/src/detail/k_range.cuh"
 #include "gemm/src/detail/launch.cuh"
 #include "gemm/src/detail/tile_load.cuh"
 #include "gemm/src/epilogue/epilogue.cuh"
 #include "gemm/src/tuning.hpp"
+#include "reduce/src/block/warp_reduce.cuh"
 
 namespace gpuprims::detail {
 
@@ -29,10 +34,12 @@ template <int kRows, bool kVec, EpilogueMode kMode>
 __global__ void __launch_bounds__(FewRowsShape::kThreads) few_rows_kernel(GemmOperands op, EpilogueParams ep) {
   using S = FewRowsShape;
   constexpr int kUnroll = S::unroll(kRows);
+  constexpr int kWarps = S::kThreads / kWarpSize;
   take_k_range(op, ep);
-  __shared__ __align__(16) float As[kRows][S::kChunk];
-  const int tid = threadIdx.x;
-  const std::int64_t col = static_cast<std::int64_t>(blockIdx.x) * S::kCols + tid * 4;
+  allow_dependent_launch();  // a split-K reduction after this kernel may be scheduled early
+  __shared__ __align__(16) float As[kRows * S::kChunk];
+  const int tid = threadIdx.x, warp = tid / kWarpSize, lane = tid % kWarpSize;
+  const std::int64_t col = static_cast<std::int64_t>(blockIdx.x) * S::kCols + lane * 4;
   const std::int64_t cols_left = op.n - col;
   const int cols = static_cast<int>(cols_left < 0 ? 0 : (cols_left > 4 ? 4 : cols_left));
   const float prefetched = Epilogue<kMode>::prefetch(ep);
@@ -41,17 +48,19 @@ __global__ void __launch_bounds__(FewRowsShape::kThreads) few_rows_kernel(GemmOp
   for (std::int64_t k0 = 0; k0 < op.k; k0 += S::kChunk) {
     const int depth = static_cast<int>(min_of<std::int64_t>(S::kChunk, op.k - k0));
     // A's rows for this chunk into shared memory, zero past m and past the chunk's depth.
-    __syncthreads();  // every thread is done with the previous chunk
+    __syncthreads();  // every warp is done with the previous chunk
 #pragma unroll
     for (int j = 0; j < kRows * S::kChunk / 4 / S::kThreads; ++j) {
       const int i = tid + j * S::kThreads;
       const int r = i / (S::kChunk / 4), q = (i % (S::kChunk / 4)) * 4;
-      *reinterpret_cast<float4*>(&As[r][q]) = load4_valid<kVec>(op.A + r * op.lda + k0 + q, r < op.m, depth - q);
+      *reinterpret_cast<float4*>(&As[r * S::kChunk + q]) =
+          load4_valid<kVec>(op.A + r * op.lda + k0 + q, r < op.m, depth - q);
     }
     __syncthreads();
     const float* b = op.B + k0 * op.ldb + col;
-    // kUnroll rows of B in flight per thread; rows past the chunk read as zero.
-    for (int p = 0; p < depth; p += kUnroll) {
+    // Warp w takes k rows [w * kUnroll, (w + 1) * kUnroll) of every kWarps * kUnroll; kUnroll loads in
+    // flight per lane, rows past the chunk read as zero.
+    for (int p = warp * kUnroll; p < depth; p += kWarps * kUnroll) {
       float4 bv[kUnroll];
 #pragma unroll
       for (int u = 0; u < kUnroll; ++u) bv[u] = load4_valid<kVec>(b + (p + u) * op.ldb, p + u < depth, cols);
@@ -59,7 +68,7 @@ __global__ void __launch_bounds__(FewRowsShape::kThreads) few_rows_kernel(GemmOp
       for (int u = 0; u < kUnroll; u += 4)
 #pragma unroll
         for (int r = 0; r < kRows; ++r) {
-          const float4 a = *reinterpret_cast<const float4*>(&As[r][p + u]);
+          const float4 a = *reinterpret_cast<const float4*>(&As[r * S::kChunk + p + u]);
           fma4(acc[r], a.x, bv[u]);
           fma4(acc[r], a.y, bv[u + 1]);
           fma4(acc[r], a.z, bv[u + 2]);
@@ -67,9 +76,35 @@ __global__ void __launch_bounds__(FewRowsShape::kThreads) few_rows_kernel(GemmOp
         }
     }
   }
+
+  // The warps' partial sums, kGroup rows at a time, through As (free now): warp w's float4 of row g at
+  // sums[(w * kGroup + g) * 32 + lane]. Then warp g adds row g's eight partials in warp order and
+  // applies the epilogue to it, four columns per lane.
+  constexpr int kGroup = kRows / 4;
+  static_assert(kGroup <= kWarps && kWarps * kGroup * kWarpSize * 4 <= kRows * S::kChunk, "sums fit in As");
+  float4* const sums = reinterpret_cast<float4*>(As);
   Epilogue<kMode> epi(ep, prefetched);
 #pragma unroll
-  for (int r = 0; r < kRows; ++r) epi.apply4(r, col, make_float4(acc[r][0], acc[r][1], acc[r][2], acc[r][3]));
+  for (int r0 = 0; r0 < kRows; r0 += kGroup) {
+    __syncthreads();  // As is free: the k loop is done, or the previous group has been read
+#pragma unroll
+    for (int g = 0; g < kGroup; ++g)
+      sums[(warp * kGroup + g) * kWarpSize + lane] =
+          make_float4(acc[r0 + g][0], acc[r0 + g][1], acc[r0 + g][2], acc[r0 + g][3]);
+    __syncthreads();
+    if (warp < kGroup) {
+      float4 total = sums[warp * kWarpSize + lane];
+#pragma unroll
+      for (int w = 1; w < kWarps; ++w) {
+        const float4 v = sums[(w * kGroup + warp) * kWarpSize + lane];
+        total.x += v.x;
+        total.y += v.y;
+        total.z += v.z;
+        total.w += v.w;
+      }
+      epi.apply4(r0 + warp, col, total);
+    }
+  }
   epi.template finish<S::kThreads>(tid);
 }
 

@@ -8,6 +8,7 @@
 
 #include "common/src/cuda_check.hpp"
 #include "common/src/math.hpp"
+#include "gemm/src/detail/dependent_launch.cuh"
 #include "gemm/src/detail/launch.cuh"
 #include "gemm/src/epilogue/epilogue.cuh"
 #include "gemm/src/plan.hpp"
@@ -94,6 +95,7 @@ __device__ __forceinline__ void reduce_splits(const SplitPartials& parts, const 
 
 template <int kLanes, EpilogueMode kMode>
 __global__ void __launch_bounds__(kSplitKReduceThreads) split_k_reduce_kernel(SplitPartials parts, EpilogueParams ep) {
+  wait_for_prerequisite_grid();  // launched as a dependent of the kernel that wrote the partials
   const float prefetched = Epilogue<kMode>::prefetch(ep);
   Epilogue<kMode> epi(ep, prefetched);
   reduce_splits<kLanes>(parts, ep, epi);
@@ -101,23 +103,30 @@ __global__ void __launch_bounds__(kSplitKReduceThreads) split_k_reduce_kernel(Sp
 }
 
 template <int kLanes>
-void launch_split_k_reduce_with(const GemmCall& c, const SplitPartials& parts, unsigned blocks) {
+cudaError_t launch_split_k_reduce_with(const GemmCall& c, const SplitPartials& parts, unsigned blocks,
+                                       bool dependent) {
+  cudaError_t err = cudaSuccess;
   with_epilogue_mode(c, [&](auto mode) {
-    split_k_reduce_kernel<kLanes, decltype(mode)::value><<<blocks, kSplitKReduceThreads, 0, c.stream>>>(parts, c.epi);
+    err = launch_maybe_dependent(&split_k_reduce_kernel<kLanes, decltype(mode)::value>, dim3(blocks),
+                                 dim3(kSplitKReduceThreads), c.stream, dependent, parts, c.epi);
   });
+  return err;
 }
 
-// The sums of parts through the epilogue of the call c (its mode, its C, alpha, beta, top-2).
-inline Status launch_split_k_reduce(const GemmCall& c, const SplitPartials& parts, int sm_count) {
+// The sums of parts through the epilogue of the call c (its mode, its C, alpha, beta, top-2), launched
+// right after the kernel that wrote them; `dependent`: as its programmatic dependent (sm_90+).
+inline Status launch_split_k_reduce(const GemmCall& c, const SplitPartials& parts, int sm_count, bool dependent) {
   const auto blocks = static_cast<unsigned>(split_k_reduce_blocks(c.op.m, c.op.n, parts.splits, sm_count));
+  cudaError_t err = cudaSuccess;
   switch (split_k_reduce_lanes(parts.splits)) {
-    case 1: launch_split_k_reduce_with<1>(c, parts, blocks); break;
-    case 2: launch_split_k_reduce_with<2>(c, parts, blocks); break;
-    case 4: launch_split_k_reduce_with<4>(c, parts, blocks); break;
-    case 8: launch_split_k_reduce_with<8>(c, parts, blocks); break;
-    case 16: launch_split_k_reduce_with<16>(c, parts, blocks); break;
-    default: launch_split_k_reduce_with<32>(c, parts, blocks); break;
+    case 1: err = launch_split_k_reduce_with<1>(c, parts, blocks, dependent); break;
+    case 2: err = launch_split_k_reduce_with<2>(c, parts, blocks, dependent); break;
+    case 4: err = launch_split_k_reduce_with<4>(c, parts, blocks, dependent); break;
+    case 8: err = launch_split_k_reduce_with<8>(c, parts, blocks, dependent); break;
+    case 16: err = launch_split_k_reduce_with<16>(c, parts, blocks, dependent); break;
+    default: err = launch_split_k_reduce_with<32>(c, parts, blocks, dependent); break;
   }
+  GPUPRIMS_CUDA_TRY(err);
   GPUPRIMS_LAUNCH_CHECK();
   return Status::success;
 }

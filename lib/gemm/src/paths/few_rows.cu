@@ -13,7 +13,7 @@ constexpr RungEntry few_rows_entry(const char* name) {
                    PathKind::few_rows,
                    true,
                    8,  // a multiple of 4: float4 loads of A along k stay aligned
-                   FewRowsShape::unroll(kRows),
+                   FewRowsShape::step(kRows),
                    &few_rows_occupancy<kRows>};
 }
 
