@@ -1,0 +1,261 @@
+"""Reading the benchmark JSON (bench/harness.cpp's Report) and the per-benchmark views of it.
+
+Every file is an object of run-level fields (gpu, date, timing, ...) and a flat "results" list.
+The names of the things compared (SGEMM rungs, reduce variants, top-2 paths) are taken from the
+records in file order; only the references the ratios are defined against are named here.
+"""
+
+import json
+import math
+
+from .common import format_date, log
+
+SGEMM_REFERENCE = "cublas"  # ratio_to_cublas is against this algorithm
+REDUCE_REFERENCE = "cub"  # ratio_to_cub is against this algorithm
+TOP2_FUSED = "fused"  # the path the speedup columns are about
+TOP2_BASELINE = "cublas+cub_argmin_x2"  # speedup_vs_cublas_cub is against this path
+TOP2_PLAIN_OURS = "ours_sgemm_plain"  # our SGEMM alone, no top-2
+LADDER_SHAPE = 4096
+
+
+class Malformed(Exception):
+    pass
+
+
+def num(rec, key):
+    """A finite number from rec[key], or None (missing, null, non-numeric, NaN/inf, bool)."""
+    v = rec.get(key) if isinstance(rec, dict) else None
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return None
+    v = float(v)
+    return v if math.isfinite(v) else None
+
+
+def integer(rec, key):
+    v = num(rec, key)
+    return int(v) if v is not None and v == int(v) else None
+
+
+def text(rec, key, default=None):
+    v = rec.get(key) if isinstance(rec, dict) else None
+    if v is None or isinstance(v, (dict, list)):
+        return default
+    return str(v)
+
+
+def load(path):
+    """The parsed document, or raises Malformed with a one-line reason."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            doc = json.load(f)
+    except (OSError, UnicodeDecodeError) as e:
+        raise Malformed("cannot read: %s" % e)
+    except json.JSONDecodeError as e:
+        raise Malformed("not valid JSON: %s" % e)
+    if not isinstance(doc, dict):
+        raise Malformed("top level is not a JSON object")
+    results = doc.get("results", [])
+    if not isinstance(results, list):
+        raise Malformed('"results" is not a list')
+    records = []
+    for i, r in enumerate(results):
+        if isinstance(r, dict):
+            records.append(r)
+        else:
+            log("%s: results[%d] is not an object; ignored" % (path, i))
+    doc["results"] = records
+    return doc
+
+
+class Header:
+    """The run-level fields every benchmark file starts with."""
+
+    def __init__(self, doc):
+        self.doc = doc
+        self.gpu = text(doc, "gpu", "unknown GPU")
+        self.date_raw = text(doc, "date")
+        self.date = format_date(self.date_raw)
+
+    def subtitle(self):
+        return "%s  \u00b7  %s" % (self.gpu, self.date)
+
+
+def skipped(rec):
+    return rec is None or "skipped" in rec
+
+
+def ours_then_reference(names, reference):
+    """names (first-appearance order) with the reference moved last."""
+    return [n for n in names if n != reference] + ([reference] if reference in names else [])
+
+
+# ----------------------------------------------------------------------------------------------
+# SGEMM
+
+class Sgemm:
+    def __init__(self, doc):
+        self.header = Header(doc)
+        self.records = {}  # (algorithm, m, n, k) -> record
+        self.shapes = []
+        names = []
+        for r in doc["results"]:
+            algo = text(r, "algorithm")
+            m, n, k = integer(r, "m"), integer(r, "n"), integer(r, "k")
+            if algo is None or None in (m, n, k):
+                continue
+            self.records[(algo, m, n, k)] = r
+            if (m, n, k) not in self.shapes:
+                self.shapes.append((m, n, k))
+            if algo not in names:
+                names.append(algo)
+        self.rungs = [a for a in names if a != SGEMM_REFERENCE]  # ours, in file (ladder) order
+
+    def rec(self, algo, shape):
+        return self.records.get((algo,) + tuple(shape))
+
+    def tflops(self, algo, shape):
+        r = self.rec(algo, shape)
+        if skipped(r):
+            return None
+        t = num(r, "tflops")
+        if t is None:
+            ms = num(r, "time_ms")
+            if ms and ms > 0:
+                m, n, k = shape
+                t = 2.0 * m * n * k / (ms * 1e-3) / 1e12
+        return t
+
+    def ratio(self, algo, shape):
+        r = self.rec(algo, shape)
+        if skipped(r):
+            return None
+        if algo == SGEMM_REFERENCE:
+            return 1.0
+        v = num(r, "ratio_to_cublas")
+        if v is None:
+            a, b = self.tflops(algo, shape), self.tflops(SGEMM_REFERENCE, shape)
+            v = a / b if a is not None and b else None
+        return v
+
+    def headline(self):
+        """The rung the every-shape table and plot compare with cuBLAS: "tuned", else the last rung."""
+        if "tuned" in self.rungs or not self.rungs:
+            return "tuned"
+        return self.rungs[-1]
+
+    def square_sizes(self):
+        return sorted({m for (m, n, k) in self.shapes if m == n == k})
+
+    def ladder_shape(self):
+        """4096^3 when present, else the largest square size with any data."""
+        sq = self.square_sizes()
+        if LADDER_SHAPE in sq:
+            return (LADDER_SHAPE,) * 3
+        return (sq[-1],) * 3 if sq else None
+
+
+# ----------------------------------------------------------------------------------------------
+# Reduce
+
+class Reduce:
+    def __init__(self, doc):
+        self.header = Header(doc)
+        self.copy_gbs = num(doc, "copy_gbs")
+        self.records = {}
+        self.sizes = []
+        names = []
+        for r in doc["results"]:
+            algo = text(r, "algorithm")
+            n = integer(r, "n")
+            if algo is None or n is None:
+                continue
+            self.records[(algo, n)] = r
+            if n not in self.sizes:
+                self.sizes.append(n)
+            if algo not in names:
+                names.append(algo)
+        self.sizes.sort()
+        self.variants = [a for a in names if a != REDUCE_REFERENCE]  # ours, in file (ladder) order
+
+    def rec(self, algo, n):
+        return self.records.get((algo, n))
+
+    def gbs(self, algo, n):
+        r = self.rec(algo, n)
+        if skipped(r):
+            return None
+        v = num(r, "gbs")
+        if v is None:
+            b, ms = num(r, "bytes"), num(r, "time_ms")
+            if b is None:
+                b = 4.0 * n
+            v = b / (ms * 1e-3) / 1e9 if ms else None
+        return v
+
+    def ratio(self, algo, n):
+        r = self.rec(algo, n)
+        if skipped(r):
+            return None
+        if algo == REDUCE_REFERENCE:
+            return 1.0
+        v = num(r, "ratio_to_cub")
+        if v is None:
+            a, b = self.gbs(algo, n), self.gbs(REDUCE_REFERENCE, n)
+            v = a / b if a is not None and b else None
+        return v
+
+
+# ----------------------------------------------------------------------------------------------
+# Top-2
+
+def top2_is_plain(path):
+    """An SGEMM alone, without the top-2 search (shown for reference)."""
+    return path.endswith("_plain")
+
+
+def top2_is_vendor(path):
+    """A path built on cuBLAS or CUB (the names say so: cublas..., ...cub_...)."""
+    return "cub" in path
+
+
+class Top2:
+    def __init__(self, doc):
+        self.header = Header(doc)
+        self.records = {}
+        self.shapes = []
+        names = []
+        for r in doc["results"]:
+            path = text(r, "path")
+            m, n, k = integer(r, "m"), integer(r, "n"), integer(r, "k")
+            if path is None or None in (m, n, k):
+                continue
+            self.records[(path, m, n, k)] = r
+            if (m, n, k) not in self.shapes:
+                self.shapes.append((m, n, k))
+            if path not in names:
+                names.append(path)
+        # File order, then stably: ours before the cuBLAS/CUB references, and the top-2 paths
+        # before the SGEMM-alone ("_plain") rows.
+        self.paths = sorted(names, key=lambda p: (top2_is_plain(p), top2_is_vendor(p)))
+
+    def rec(self, path, shape):
+        return self.records.get((path,) + tuple(shape))
+
+    def ms(self, path, shape):
+        r = self.rec(path, shape)
+        if skipped(r):
+            return None
+        return num(r, "time_ms")
+
+    def speedup(self, shape):
+        """Fused over cuBLAS + CUB (time of cuBLAS+CUB / time of fused)."""
+        r = self.rec(TOP2_FUSED, shape)
+        v = num(r, "speedup_vs_cublas_cub") if not skipped(r) else None
+        if v is None:
+            f, b = self.ms(TOP2_FUSED, shape), self.ms(TOP2_BASELINE, shape)
+            v = b / f if f and b is not None else None
+        return v
+
+    def fused_over_plain(self, shape):
+        f, p = self.ms(TOP2_FUSED, shape), self.ms(TOP2_PLAIN_OURS, shape)
+        return f / p if f is not None and p else None

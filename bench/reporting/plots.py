@@ -1,0 +1,321 @@
+"""The PNGs: one function per plot, each drawing from a view in load.py (matplotlib, Agg backend).
+
+A plot with nothing to show is still written, as a titled card that says why, so a results folder
+always has the same files (expected_plots says which files a view should produce).
+"""
+
+from .common import fmt_num, fmt_ratio, shape_label
+from .load import REDUCE_REFERENCE, SGEMM_REFERENCE, TOP2_BASELINE, TOP2_FUSED, text, top2_is_plain
+
+
+def plotting():
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    plt.rcParams.update({
+        "figure.dpi": 110,
+        "savefig.dpi": 110,
+        "axes.grid": True,
+        "grid.alpha": 0.3,
+        "axes.spines.top": False,
+        "axes.spines.right": False,
+        "font.size": 10,
+        "axes.titlesize": 12,
+        "legend.fontsize": 9,
+        "legend.framealpha": 0.9,
+    })
+    return plt
+
+
+def ladder_colors(plt, count):
+    cmap = plt.get_cmap("viridis")
+    if count <= 1:
+        return [cmap(0.45)]
+    return [cmap(0.05 + 0.8 * i / (count - 1)) for i in range(count)]
+
+
+MARKERS = ["o", "s", "^", "v", "D", "P", "X", "<", ">", "h", "*", "p"]
+VENDOR_COLOR = "#c0392b"
+COPY_COLOR = "#555555"
+
+
+def set_title(ax, title, header):
+    ax.set_title("%s\n%s" % (title, header.subtitle()), loc="left")
+
+
+def footer(ax, header, below=None):
+    """The timing method in small print under `below` (default: the x-axis label), left-aligned with ax."""
+    timing = text(header.doc, "timing")
+    if timing:
+        anchor = below if below is not None else ax.xaxis.label
+        ax.annotate("Timing: " + timing, xy=(0, 0), xycoords=("axes fraction", anchor), xytext=(0, -4),
+                    textcoords="offset points", ha="left", va="top", fontsize=7, color="#666666",
+                    annotation_clip=False)
+
+
+def save(plt, fig, path):
+    fig.savefig(path, bbox_inches="tight", pad_inches=0.15, facecolor="white")
+    plt.close(fig)
+
+
+def no_data(plt, path, title, header, why):
+    fig, ax = plt.subplots(figsize=(8, 3))
+    ax.axis("off")
+    set_title(ax, title, header)
+    ax.text(0.5, 0.45, why, ha="center", va="center", fontsize=12, color="#666666", transform=ax.transAxes)
+    save(plt, fig, path)
+
+
+def log2_axis(ax, values, label_fn):
+    ax.set_xscale("log", base=2)
+    ax.set_xticks(values)
+    ax.set_xticklabels([label_fn(v) for v in values])
+    ax.minorticks_off()
+    if len(values) == 1:
+        ax.set_xlim(values[0] / 2, values[0] * 2)
+
+
+def plot_sgemm_ladder(plt, s, path):
+    shape = s.ladder_shape()
+    title = "SGEMM TFLOP/s per rung at %s (FP32, higher is better)" % (
+        "%d\u00b3" % shape[0] if shape else "4096\u00b3")
+    if shape is None:
+        return no_data(plt, path, title, s.header, "no square SGEMM shape in sgemm.json")
+    rungs = list(s.rungs)
+    values = [s.tflops(r, shape) for r in rungs]
+    cublas = s.tflops(SGEMM_REFERENCE, shape)
+    labels = rungs + (["cuBLAS"] if s.rec(SGEMM_REFERENCE, shape) is not None else [])
+    if not any(v is not None for v in values) and cublas is None:
+        return no_data(plt, path, title, s.header, "no timed SGEMM record at this shape")
+    fig, ax = plt.subplots(figsize=(max(9, 0.95 * len(labels) + 2.5), 5.6))
+    colors = ladder_colors(plt, len(rungs)) + [VENDOR_COLOR]
+    xs = list(range(len(labels)))
+    heights = values + ([cublas] if len(labels) > len(rungs) else [])
+    top = max([h for h in heights if h is not None] or [1.0])
+    for x, h, c, name in zip(xs, heights, colors, labels):
+        if h is None:
+            r = s.rec(name if name != "cuBLAS" else SGEMM_REFERENCE, shape)
+            why = "skipped" if r is not None and "skipped" in r else "not run"
+            ax.text(x, top * 0.02, why, ha="center", va="bottom", rotation=90, fontsize=8, color="#888888")
+            continue
+        ax.bar(x, h, color=c, edgecolor="black" if name == "cuBLAS" else "none", linewidth=0.8,
+               hatch="//" if name == "cuBLAS" else None, width=0.72)
+        if name == "cuBLAS":
+            note = "%s TFLOP/s\n(reference)" % fmt_num(h)
+        else:
+            ratio = s.ratio(name, shape)
+            note = "%s TFLOP/s\n%s cuBLAS" % (fmt_num(h), fmt_ratio(ratio)) if ratio is not None \
+                else "%s TFLOP/s" % fmt_num(h)
+        ax.annotate(note, (x, h), xytext=(0, 3), textcoords="offset points", ha="center", va="bottom",
+                    fontsize=7.5, bbox=dict(boxstyle="round,pad=0.15", fc="white", ec="none", alpha=0.85))
+    if cublas is not None:
+        ax.axhline(cublas, color=VENDOR_COLOR, linestyle="--", linewidth=1.2, zorder=0,
+                   label="cuBLAS: %s TFLOP/s" % fmt_num(cublas))
+        ax.legend(loc="upper left")
+    ax.set_xticks(xs)
+    ax.set_xticklabels(labels, rotation=30, ha="right")
+    ax.set_xlim(-0.6, len(labels) - 0.4)
+    ax.set_ylim(0, top * 1.25)
+    ax.set_xlabel("SGEMM rung (ladder order)  \u2192  cuBLAS")
+    ax.set_ylabel("Throughput (TFLOP/s, FP32)")
+    ax.grid(axis="x", visible=False)
+    set_title(ax, title, s.header)
+    footer(ax, s.header)
+    save(plt, fig, path)
+
+
+def plot_sgemm_square(plt, s, path):
+    sizes = s.square_sizes()
+    title = "SGEMM TFLOP/s over square sizes m = n = k (FP32, higher is better)"
+    if not sizes:
+        return no_data(plt, path, title, s.header, "no square SGEMM shape in sgemm.json")
+    fig, ax = plt.subplots(figsize=(11, 6))
+    drawn = False
+    colors = ladder_colors(plt, len(s.rungs))
+    for i, rung in enumerate(s.rungs):
+        pts = [(n, s.tflops(rung, (n, n, n))) for n in sizes]
+        pts = [(x, y) for x, y in pts if y is not None]
+        if not pts:
+            continue
+        drawn = True
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], marker=MARKERS[i % len(MARKERS)], markersize=5,
+                color=colors[i], linewidth=2.4 if i == len(s.rungs) - 1 else 1.5, label=rung)
+    pts = [(n, s.tflops(SGEMM_REFERENCE, (n, n, n))) for n in sizes]
+    pts = [(x, y) for x, y in pts if y is not None]
+    if pts:
+        drawn = True
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], color=VENDOR_COLOR, linestyle="--", linewidth=3,
+                marker="o", markersize=6, label="cuBLAS")
+    if not drawn:
+        plt.close(fig)
+        return no_data(plt, path, title, s.header, "no timed square SGEMM record")
+    log2_axis(ax, sizes, str)
+    ax.set_ylim(bottom=0)
+    ax.set_xlabel("Matrix size m = n = k (log\u2082 scale)")
+    ax.set_ylabel("Throughput (TFLOP/s, FP32)")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), title="rung")
+    set_title(ax, title, s.header)
+    footer(ax, s.header)
+    save(plt, fig, path)
+
+
+def plot_sgemm_shapes(plt, s, path):
+    ours, ref = s.headline(), SGEMM_REFERENCE
+    title = "SGEMM: %s vs cuBLAS over every benchmarked shape (FP32, higher is better)" % ours
+    shapes = [sh for sh in s.shapes if s.rec(ours, sh) is not None or s.rec(ref, sh) is not None]
+    if not shapes:
+        return no_data(plt, path, title, s.header, "no %s or cuBLAS record in sgemm.json" % ours)
+    fig, ax = plt.subplots(figsize=(max(8, 1.1 * len(shapes) + 3), 5.6))
+    w = 0.38
+    tuned = [s.tflops(ours, sh) for sh in shapes]
+    cub = [s.tflops(ref, sh) for sh in shapes]
+    xs = list(range(len(shapes)))
+    top = max([v for v in tuned + cub if v is not None] or [1.0])
+    ax.bar([x - w / 2 for x in xs], [v or 0 for v in tuned], w, color=ladder_colors(plt, 10)[-1],
+           label="ours (%s)" % ours)
+    ax.bar([x + w / 2 for x in xs], [v or 0 for v in cub], w, color=VENDOR_COLOR, hatch="//",
+           edgecolor="black", linewidth=0.6, label="cuBLAS")
+    for x, sh, t, c in zip(xs, shapes, tuned, cub):
+        for dx, v in ((-w / 2, t), (w / 2, c)):
+            if v is None:
+                ax.text(x + dx, top * 0.02, "skipped" if s.rec(ours if dx < 0 else ref, sh) is not None
+                        else "not run", rotation=90, ha="center", va="bottom", fontsize=8, color="#888888")
+        r = s.ratio(ours, sh)
+        if r is not None:
+            ax.annotate(fmt_ratio(r), (x, max(t or 0, c or 0)), xytext=(0, 4), textcoords="offset points",
+                        ha="center", va="bottom", fontsize=8.5, fontweight="bold")
+    ax.set_xticks(xs)
+    ax.set_xticklabels([shape_label(*sh) for sh in shapes], rotation=30 if len(shapes) > 4 else 0,
+                       ha="right" if len(shapes) > 4 else "center")
+    ax.set_ylim(0, top * 1.18)
+    ax.set_xlabel("Shape m\u00d7n\u00d7k   (bold: %s / cuBLAS)" % ours)
+    ax.set_ylabel("Throughput (TFLOP/s, FP32)")
+    ax.grid(axis="x", visible=False)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    set_title(ax, title, s.header)
+    footer(ax, s.header)
+    save(plt, fig, path)
+
+
+def plot_reduce(plt, r, path):
+    title = "Sum reduction GB/s over n (FP32 input, higher is better)"
+    sizes = r.sizes
+    if not sizes:
+        return no_data(plt, path, title, r.header, "no reduce record in reduce.json")
+    fig, ax = plt.subplots(figsize=(11, 6))
+    colors = ladder_colors(plt, len(r.variants))
+    drawn = False
+    for i, v in enumerate(r.variants):
+        pts = [(n, r.gbs(v, n)) for n in sizes]
+        pts = [(x, y) for x, y in pts if y is not None]
+        if not pts:
+            continue
+        drawn = True
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], marker=MARKERS[i % len(MARKERS)], markersize=5,
+                color=colors[i], linewidth=2.4 if i == len(r.variants) - 1 else 1.5, label=v)
+    pts = [(n, r.gbs(REDUCE_REFERENCE, n)) for n in sizes]
+    pts = [(x, y) for x, y in pts if y is not None]
+    if pts:
+        drawn = True
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], color=VENDOR_COLOR, linestyle="--", linewidth=3,
+                marker="o", markersize=6, label="CUB DeviceReduce::Sum")
+    if r.copy_gbs is not None:
+        drawn = True
+        ax.axhline(r.copy_gbs, color=COPY_COLOR, linestyle=":", linewidth=2,
+                   label="device copy (read + write): %s GB/s" % fmt_num(r.copy_gbs))
+    if not drawn:
+        plt.close(fig)
+        return no_data(plt, path, title, r.header, "no timed reduce record")
+
+    def label(n):
+        return "$2^{%d}$" % (n.bit_length() - 1) if n > 0 and n & (n - 1) == 0 else str(n)
+
+    log2_axis(ax, sizes, label)
+    ax.set_ylim(bottom=0)
+    ymax = ax.get_ylim()[1]
+    ax.set_ylim(0, ymax * 1.05)
+    ax.set_xlabel("n, number of floats summed (log\u2082 scale; 4 bytes each)")
+    ax.set_ylabel("Effective bandwidth (GB/s, input bytes read / time)")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), title="variant")
+    set_title(ax, title, r.header)
+    footer(ax, r.header)
+    save(plt, fig, path)
+
+
+# Pretty names and colours for the top-2 paths the benchmark writes today; a path not listed here
+# is drawn under its own name in grey.
+TOP2_LABELS = {
+    TOP2_FUSED: "fused (ours)",
+    "fused_no_store": "fused (ours),\nC not stored",
+    "ours_sgemm+ours_top2": "ours SGEMM\n+ ours top-2",
+    TOP2_BASELINE: "cuBLAS SGEMM\n+ CUB argmin \u00d72",
+    "ours_sgemm_plain": "ours SGEMM only\n(no top-2)",
+    "cublas_sgemm_plain": "cuBLAS SGEMM only\n(no top-2)",
+}
+TOP2_COLORS = {TOP2_FUSED: "#1a9850", "fused_no_store": "#91cf60", "ours_sgemm+ours_top2": "#4575b4",
+               TOP2_BASELINE: VENDOR_COLOR, "ours_sgemm_plain": "#bdbdbd", "cublas_sgemm_plain": "#f4a582"}
+
+
+def plot_top2(plt, t, path):
+    title = "SGEMM + top-2 argmin: fused epilogue vs unfused paths (time, lower is better)"
+    shapes = [sh for sh in t.shapes if any(t.ms(p, sh) is not None for p in t.paths)]
+    if not shapes:
+        return no_data(plt, path, title, t.header, "no timed record in top2.json")
+    cols = len(shapes) if len(shapes) <= 3 else (2 if len(shapes) == 4 else 3)
+    rows = (len(shapes) + cols - 1) // cols
+    fig, axes = plt.subplots(rows, cols, figsize=(4.6 * cols + 0.6, 4.6 * rows + 0.9), squeeze=False)
+    paths = t.paths
+    for idx, sh in enumerate(shapes):
+        ax = axes[idx // cols][idx % cols]
+        vals = [t.ms(p, sh) for p in paths]
+        top = max(v for v in vals if v is not None)
+        xs = list(range(len(paths)))
+        for x, p, v in zip(xs, paths, vals):
+            if v is None:
+                ax.text(x, top * 0.02, "not run", rotation=90, ha="center", va="bottom", fontsize=8,
+                        color="#888888")
+                continue
+            plain = top2_is_plain(p)
+            ax.bar(x, v, 0.7, color=TOP2_COLORS.get(p, "#999999"), hatch=".." if plain else None,
+                   edgecolor="#444444" if plain else "none", linewidth=0.5)
+            ax.annotate(fmt_num(v), (x, v), xytext=(0, 2), textcoords="offset points", ha="center",
+                        va="bottom", fontsize=8)
+        sp = t.speedup(sh)
+        sub = shape_label(*sh)
+        if sp is not None:
+            sub += "\nfused: %s vs cuBLAS + CUB" % fmt_ratio(sp)
+            fi = paths.index(TOP2_FUSED) if TOP2_FUSED in paths else None
+            if fi is not None and vals[fi] is not None:
+                ax.annotate("%s faster" % fmt_ratio(sp) if sp >= 1 else "%s slower" % fmt_ratio(1 / sp),
+                            (fi, vals[fi]), xytext=(0, 14), textcoords="offset points", ha="center",
+                            va="bottom", fontsize=8.5, fontweight="bold", color=TOP2_COLORS[TOP2_FUSED])
+        ax.set_title(sub, fontsize=10)
+        ax.set_xticks(xs)
+        ax.set_xticklabels([TOP2_LABELS.get(p, p) for p in paths], rotation=35, ha="right", fontsize=8)
+        ax.set_xlim(-0.6, len(paths) - 0.4)
+        ax.set_ylim(0, top * 1.3)
+        ax.set_ylabel("Time (ms, median)")
+        ax.grid(axis="x", visible=False)
+    for idx in range(len(shapes), rows * cols):
+        axes[idx // cols][idx % cols].axis("off")
+    fig.suptitle("%s\n%s" % (title, t.header.subtitle()), x=0.01, ha="left", fontsize=12)
+    xlabel = fig.supxlabel("Path (hatched: SGEMM alone, no top-2, for reference)", fontsize=9)
+    fig.tight_layout(rect=(0, 0.02, 1, 1))
+    footer(axes[0][0], t.header, below=xlabel)
+    save(plt, fig, path)
+
+
+
+# ----------------------------------------------------------------------------------------------
+# Which files each view draws
+
+def expected_plots(name, model):
+    """[(png file name, draw function)] that the view `model` of NAME.json produces."""
+    if name == "sgemm":
+        return [("sgemm_4096.png", plot_sgemm_ladder), ("sgemm_square.png", plot_sgemm_square),
+                ("sgemm_shapes.png", plot_sgemm_shapes)]
+    if name == "reduce":
+        return [("reduce.png", plot_reduce)]
+    if name == "top2":
+        return [("top2.png", plot_top2)]
+    return []
