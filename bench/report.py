@@ -6,7 +6,9 @@ binaries through bench/harness.cpp's Report) and writes into --out (default DIR)
 
     sgemm_4096.png     TFLOP/s per SGEMM rung at 4096^3, against cuBLAS
     sgemm_square.png   TFLOP/s per rung over the square sizes, against cuBLAS
-    sgemm_shapes.png   tuned vs cuBLAS over every shape in the file
+    sgemm_shapes.png   tuned vs cuBLAS over every standard-suite shape in the file
+    sgemm_heldout.png  tuned / cuBLAS against FLOPs over the held-out suite, by class (only when
+                       sgemm.json has records with "suite": "heldout")
     reduce.png         GB/s per variant over n, against CUB and the device copy bandwidth
     top2.png           fused GEMM + top-2 argmin against the unfused paths
     summary.md         header (GPU, date, CUDA versions, timing method) and tables
@@ -33,8 +35,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from reporting.common import log  # noqa: E402
 from reporting.load import Malformed, Reduce, Sgemm, Top2, load  # noqa: E402
-from reporting.markdown import BEGIN_MARKER, END_MARKER, build_summary, update_readme  # noqa: E402
-from reporting.plots import expected_plots, plotting  # noqa: E402
+from reporting.markdown import (BEGIN_MARKER, END_MARKER, HELDOUT_HEADING, HELDOUT_SHAPES_HEADING,  # noqa: E402
+                                build_summary, update_readme)
+from reporting.plots import HELDOUT_PNG, expected_plots, plotting  # noqa: E402
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 INPUTS = ("reduce", "sgemm", "top2")
@@ -68,6 +71,11 @@ def check_outputs(out_dir, models, gpus):
         for g in gpus:
             if g not in body:
                 problems.append("summary.md does not name the GPU %r" % g)
+        sgemm = models.get("sgemm")
+        if sgemm is not None and sgemm.heldout is not None:
+            for heading in (HELDOUT_HEADING, HELDOUT_SHAPES_HEADING):
+                if heading not in body:
+                    problems.append("sgemm.json has held-out records but summary.md has no %r section" % heading)
     return problems
 
 
@@ -135,6 +143,9 @@ def main(argv=None):
                 log("could not draw %s: %s: %s" % (png, type(e).__name__, e))
                 plt.close("all")
                 failed = True
+    if "sgemm" in models and models["sgemm"].heldout is None and os.path.exists(os.path.join(out_dir, HELDOUT_PNG)):
+        log("%s in %s is not from this sgemm.json (it has no held-out records); left as it is"
+            % (HELDOUT_PNG, out_dir))
 
     headers = [(n, models[n].header) for n in present]
     summary = "# libgpuprims benchmark results\n\n" + build_summary(models, headers, present, missing + malformed, "", 2,
@@ -158,7 +169,9 @@ def main(argv=None):
         if prefix is None:
             prefix = os.path.relpath(out_dir, os.path.dirname(os.path.abspath(args.readme)))
         prefix = prefix.replace(os.sep, "/")
-        block = build_summary(models, headers, present, missing + malformed, prefix, 4, malformed)
+        link = (prefix.rstrip("/") + "/" if prefix.strip("/") else "") + "summary.md"
+        block = build_summary(models, headers, present, missing + malformed, prefix, 4, malformed,
+                              summary_link=link)
         try:
             changed = update_readme(args.readme, block)
             log("%s %s" % ("updated the results block in" if changed else "results block already current in",

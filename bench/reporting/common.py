@@ -83,3 +83,22 @@ def geomean(values):
         return None
     return math.exp(sum(math.log(v) for v in values) / len(values))
 
+
+def fmt_ratio_floor(v, decimals=3):
+    """A ratio truncated (not rounded) to `decimals`: 0.8997 is 0.899x, never 0.900x, so a value shown
+    at or above a target such as 0.9x is at or above it."""
+    if v is None:
+        return DASH
+    scale = 10 ** decimals
+    return "%.*f" % (decimals, math.floor(v * scale + 1e-6) / scale) + TIMES
+
+
+# What the held-out classes of bench/gemm_shapes.cpp stand for; another class is shown by name only.
+HELDOUT_CLASS_NOTES = {
+    "random": "log-uniform m, n, k",
+    "tiny_output_long_k": "small output, long k",
+    "narrow": "m or n \u2264 16",
+    "one_side_64_128": "one side of C 64 to 128",
+    "squares_between": "squares between powers of two",
+}
+

@@ -17,6 +17,9 @@ TOP2_BASELINE = "cublas+cub_argmin_x2"  # speedup_vs_cublas_cub is against this 
 TOP2_PLAIN_OURS = "ours_sgemm_plain"  # our SGEMM alone, no top-2
 LADDER_SHAPE = 4096
 
+HELDOUT_SUITE = "heldout"  # sgemm.json records with "suite": "heldout"; the standard ones have no "suite"
+STANDARD_SUITE = "standard"
+
 
 class Malformed(Exception):
     pass
@@ -93,12 +96,23 @@ def ours_then_reference(names, reference):
 # SGEMM
 
 class Sgemm:
+    """The standard suite (records without "suite") and, when present, the held-out suite."""
+
     def __init__(self, doc):
         self.header = Header(doc)
-        self.records = {}  # (algorithm, m, n, k) -> record
+        self.records = {}  # (algorithm, m, n, k) -> record, standard suite only
         self.shapes = []
         names = []
+        heldout = []
+        other = {}
         for r in doc["results"]:
+            suite = text(r, "suite")
+            if suite == HELDOUT_SUITE:
+                heldout.append(r)
+                continue
+            if suite not in (None, STANDARD_SUITE):
+                other[suite] = other.get(suite, 0) + 1
+                continue
             algo = text(r, "algorithm")
             m, n, k = integer(r, "m"), integer(r, "n"), integer(r, "k")
             if algo is None or None in (m, n, k):
@@ -108,7 +122,11 @@ class Sgemm:
                 self.shapes.append((m, n, k))
             if algo not in names:
                 names.append(algo)
+        for suite, count in other.items():
+            log('sgemm.json: %d record%s of suite "%s" not shown (known: none for the standard suite, "%s")'
+                % (count, "" if count == 1 else "s", suite, HELDOUT_SUITE))
         self.rungs = [a for a in names if a != SGEMM_REFERENCE]  # ours, in file (ladder) order
+        self.heldout = Heldout(heldout, self.header) if heldout else None
 
     def rec(self, algo, shape):
         return self.records.get((algo,) + tuple(shape))
@@ -152,6 +170,118 @@ class Sgemm:
         if LADDER_SHAPE in sq:
             return (LADDER_SHAPE,) * 3
         return (sq[-1],) * 3 if sq else None
+
+
+class HeldoutShape:
+    """One held-out shape: our record and cuBLAS's, timed in the same process."""
+
+    def __init__(self, m, n, k, cls):
+        self.m, self.n, self.k, self.cls = m, n, k, cls
+        self.ours = None
+        self.cublas = None
+
+    @property
+    def shape(self):
+        return (self.m, self.n, self.k)
+
+    @property
+    def flops(self):
+        return 2.0 * self.m * self.n * self.k
+
+    def ms(self, which):
+        r = self.ours if which == "ours" else self.cublas
+        return None if skipped(r) else num(r, "time_ms")
+
+    def ratio(self):
+        """Ours over cuBLAS in throughput (cuBLAS time / our time): above 1 we are faster."""
+        if skipped(self.ours) or skipped(self.cublas):
+            return None
+        v = num(self.ours, "ratio_to_cublas")
+        if v is None or v <= 0:
+            a, b = self.ms("ours"), self.ms("cublas")
+            v = b / a if a and b is not None else None
+        return v
+
+    def plan(self):
+        return text(self.ours, "plan") if self.ours is not None else None
+
+    def mismatch(self):
+        return self.ours is not None and self.ours.get("mismatch") is True
+
+
+class ClassStats:
+    def __init__(self, name, shapes):
+        self.name = name
+        self.shapes = shapes
+        rated = [(s.ratio(), s) for s in shapes]
+        rated = [(r, s) for r, s in rated if r is not None and r > 0]
+        self.count = len(rated)
+        self.unrated = len(shapes) - len(rated)
+        self.geomean = math.exp(sum(math.log(r) for r, _ in rated) / len(rated)) if rated else None
+        worst = min(rated, key=lambda rs: rs[0]) if rated else None
+        self.worst = worst[0] if worst else None
+        self.worst_shape = worst[1] if worst else None
+
+
+class Heldout:
+    """The held-out SGEMM suite: per shape, per class (in file order) and over all shapes."""
+
+    ALL = "all"
+
+    def __init__(self, records, header):
+        self.header = header
+        self.shapes = []  # HeldoutShape, file order
+        self.classes = []  # class names, file order
+        self.algorithm = None  # ours: the first algorithm other than cuBLAS in the file ("tuned")
+        index = {}
+        ignored = {}
+        for r in records:
+            algo = text(r, "algorithm")
+            m, n, k = integer(r, "m"), integer(r, "n"), integer(r, "k")
+            if algo is None or None in (m, n, k):
+                continue
+            if algo != SGEMM_REFERENCE:
+                if self.algorithm is None:
+                    self.algorithm = algo
+                elif algo != self.algorithm:
+                    ignored[algo] = ignored.get(algo, 0) + 1
+                    continue
+            cls = text(r, "class", "unclassified")
+            key = (cls, m, n, k)
+            s = index.get(key)
+            if s is None:
+                s = index[key] = HeldoutShape(m, n, k, cls)
+                self.shapes.append(s)
+                if cls not in self.classes:
+                    self.classes.append(cls)
+            if algo == SGEMM_REFERENCE:
+                s.cublas = r
+            else:
+                s.ours = r
+        if self.algorithm is None:
+            self.algorithm = "tuned"
+        for algo, count in ignored.items():
+            log("sgemm.json: %d held-out record%s of %s not shown (the held-out tables show %s only)"
+                % (count, "" if count == 1 else "s", algo, self.algorithm))
+
+    def stats(self, cls=None):
+        """ClassStats of one class, or of every shape (cls None)."""
+        if cls is None:
+            return ClassStats(self.ALL, self.shapes)
+        return ClassStats(cls, [s for s in self.shapes if s.cls == cls])
+
+    def sorted_shapes(self):
+        """By class (file order), then FLOPs, then shape."""
+        order = {c: i for i, c in enumerate(self.classes)}
+        return sorted(self.shapes, key=lambda s: (order[s.cls], s.flops, s.shape))
+
+    def max_rel_diff(self):
+        vals = [num(s.ours, "max_rel_diff_vs_cublas") for s in self.shapes if s.ours is not None]
+        vals = [v for v in vals if v is not None]
+        return max(vals) if vals else None
+
+    def mismatches(self):
+        return [s for s in self.shapes if s.mismatch()]
 
 
 # ----------------------------------------------------------------------------------------------

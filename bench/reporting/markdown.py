@@ -1,8 +1,10 @@
 """summary.md and the README results block, as Markdown built from the views in load.py."""
 
 import os
+import re
 
-from .common import DASH, cuda_version, fmt_num, fmt_ratio, geomean, human_bytes, pow2_label, shape_label
+from .common import (DASH, HELDOUT_CLASS_NOTES, cuda_version, fmt_num, fmt_ratio, fmt_ratio_floor, geomean,
+                     human_bytes, pow2_label, shape_label)
 from .load import Malformed, REDUCE_REFERENCE, SGEMM_REFERENCE, TOP2_BASELINE, TOP2_FUSED, integer, num, text
 
 BEGIN_MARKER = "<!-- results:begin -->"
@@ -124,7 +126,7 @@ def sgemm_sections(s, h, img):
         ratios.append(ratio)
         cells.append(fmt_ratio(ratio))
         rows.append(cells)
-    out.append("%s SGEMM: %s vs cuBLAS at every shape\n" % (h, ours))
+    out.append("%s SGEMM: %s vs cuBLAS at every standard shape\n" % (h, ours))
     if rows:
         out.append(md_table(["shape m\u00d7n\u00d7k", "%s (TFLOP/s)" % ours, "cuBLAS (TFLOP/s)",
                              "%s / cuBLAS" % ours], rows))
@@ -135,6 +137,8 @@ def sgemm_sections(s, h, img):
                 ours, counted, "" if counted == 1 else "s", fmt_ratio(gm)))
         if notes.items:
             out.append("\n" + notes.render())
+    elif s.heldout is not None:
+        out.append("No standard-suite record in sgemm.json (it holds the held-out suite only).")
     else:
         out.append("No %s or cuBLAS record in sgemm.json." % ours)
 
@@ -168,7 +172,7 @@ def sgemm_sections(s, h, img):
     out.append("\n" + "\n".join("![%s](%s)" % (alt, img(name)) for name, alt in (
         ("sgemm_4096.png", "SGEMM TFLOP/s per rung vs cuBLAS"),
         ("sgemm_square.png", "SGEMM TFLOP/s over square sizes"),
-        ("sgemm_shapes.png", "SGEMM %s vs cuBLAS over shapes" % ours))))
+        ("sgemm_shapes.png", "SGEMM %s vs cuBLAS over the standard shapes" % ours))))
     return "\n".join(out)
 
 
@@ -243,8 +247,106 @@ def top2_section(t, h, img):
     return "\n".join(out)
 
 
-def build_summary(models, headers, present, missing, image_prefix, level, malformed=()):
-    """The Markdown body of summary.md (level 2 headings) or of the README block (level 4)."""
+# How the held-out suite is drawn: bench/gemm_shapes.cpp (random_shapes, heldout_suite). Keep these
+# in step with it; a "heldout_seed" field in sgemm.json's header, when there, is printed too.
+HELDOUT_MAX_DIM = 16384
+HELDOUT_MAX_FLOPS = "2^36"
+HELDOUT_MAX_BYTES = "1 GiB"
+# The goals the held-out suite is judged against (stated beside the table, not checked here).
+HELDOUT_TARGETS = ("geomean over all held-out shapes \u2265 1.0\u00d7, worst shape \u2265 0.75\u00d7, "
+                   "every class's geomean \u2265 0.9\u00d7")
+HELDOUT_HEADING = "SGEMM held-out shapes"
+HELDOUT_SHAPES_HEADING = "Every held-out shape"
+
+
+def github_anchor(heading):
+    """The fragment GitHub gives a Markdown heading (lower case, punctuation dropped, spaces to -)."""
+    return re.sub(r"[^a-z0-9 _-]", "", heading.strip().lower()).replace(" ", "-")
+
+
+def heldout_drawn(hd, doc):
+    """One paragraph on how the suite was drawn, with the counts found in the file."""
+    counts = {c: hd.stats(c).count + hd.stats(c).unrated for c in hd.classes}
+    seed = integer(doc, "heldout_seed")
+    parts = []
+    if "random" in counts:
+        parts.append("%d `random` shapes from a fixed seed%s, m, n and k each log-uniform in [1, %d], kept "
+                     "under %s FLOPs (2mnk) and %s of operands"
+                     % (counts["random"], " (%d)" % seed if seed is not None else "", HELDOUT_MAX_DIM,
+                        HELDOUT_MAX_FLOPS, HELDOUT_MAX_BYTES))
+    fixed = ["`%s` (%s%d shape%s)" % (c, HELDOUT_CLASS_NOTES[c] + "; " if c in HELDOUT_CLASS_NOTES else "",
+                                      counts[c], "" if counts[c] == 1 else "s")
+             for c in hd.classes if c != "random"]
+    if fixed:
+        parts.append("fixed lists for the class%s %s" % ("es" if len(fixed) > 1 else "",
+                                                          ", ".join(fixed[:-1]) + (" and " if len(fixed) > 1
+                                                                                   else "") + fixed[-1]))
+    drawn = "; plus ".join(parts) if parts else "%d shapes" % len(hd.shapes)
+    return ("How the suite is drawn (`bench/gemm_shapes.cpp`): %s. The autotuner never sees these shapes: it "
+            "fits its cost model to others (another seed, with every held-out shape removed)." % drawn)
+
+
+def heldout_section(s, h, img, summary_link=None):
+    """The held-out suite: by class, then (summary.md only) every shape; None without held-out records."""
+    hd = s.heldout
+    if hd is None:
+        return None
+    ours = hd.algorithm
+    out = ["%s %s: %s vs cuBLAS\n" % (h, HELDOUT_HEADING, ours), heldout_drawn(hd, s.header.doc)]
+    out.append("\nEach ratio is cuBLAS time / %s time at one shape (above 1\u00d7 ours is faster), both timed "
+               "in this process by the same timer, cuBLAS in pedantic FP32 (no TF32); ratios are truncated, "
+               "not rounded, to three decimals. Targets: %s." % (ours, HELDOUT_TARGETS))
+    rows = []
+    for st in [hd.stats(c) for c in hd.classes] + [hd.stats()]:
+        shapes = str(st.count) + (" (+%d without a time)" % st.unrated if st.unrated else "")
+        cells = ["`%s`" % st.name if st.name != hd.ALL else "all", shapes, fmt_ratio_floor(st.geomean),
+                 fmt_ratio_floor(st.worst), shape_label(*st.worst_shape.shape) if st.worst_shape else DASH]
+        if st.name == hd.ALL:
+            cells = ["**%s**" % c for c in cells]
+        rows.append(cells)
+    out.append("\n" + md_table(["class", "shapes", "geomean %s / cuBLAS" % ours, "worst %s / cuBLAS" % ours,
+                                 "worst shape m\u00d7n\u00d7k"], rows,
+                                ["l", "r", "r", "r", "l"]))
+    bad = hd.mismatches()
+    diff = hd.max_rel_diff()
+    if bad:
+        out.append("\n\u26a0 %d %s result%s did not match cuBLAS (%s shown but suspect): %s."
+                   % (len(bad), ours, "" if len(bad) == 1 else "s", "its time is" if len(bad) == 1 else "their times are",
+                      ", ".join(shape_label(*b.shape) for b in bad)))
+    elif diff is not None:
+        out.append("\nEvery %s result matched cuBLAS (largest relative difference %.1e)." % (ours, diff))
+    out.append("\n![SGEMM held-out shapes: %s / cuBLAS against FLOPs](%s)" % (ours, img("sgemm_heldout.png")))
+
+    if summary_link is not None:
+        out.append("\nThe table of every held-out shape (class, plan, times, ratio) is in [summary.md](%s#%s)."
+                   % (summary_link, github_anchor(HELDOUT_SHAPES_HEADING)))
+        return "\n".join(out)
+    out.append("\n%s# %s\n" % (h, HELDOUT_SHAPES_HEADING))
+    notes = Notes()
+    rows = []
+    for sh in hd.sorted_shapes():
+        cells = [shape_label(*sh.shape), "`%s`" % sh.cls, "`%s`" % sh.plan() if sh.plan() else DASH]
+        for which, rec in (("ours", sh.ours), ("cublas", sh.cublas)):
+            v = sh.ms(which)
+            why = skipped_reason(rec) if rec is not None else "not run"
+            cell = fmt_num(v) if v is not None else DASH + (notes.mark(why) if why else "")
+            if rec is not None and rec.get("mismatch") is True:
+                cell += " " + notes.mark(MISMATCH_NOTE)
+            cells.append(cell)
+        cells.append(fmt_ratio_floor(sh.ratio()))
+        rows.append(cells)
+    out.append(md_table(["shape m\u00d7n\u00d7k", "class", "plan", "%s (ms)" % ours, "cuBLAS (ms)",
+                         "%s / cuBLAS" % ours], rows, ["l", "l", "l", "r", "r", "r"]))
+    out.append("\nSorted by class, then by FLOPs. The plan is the path (and split-K factor) the %s rung "
+               "picked." % ours)
+    if notes.items:
+        out.append("\n" + notes.render())
+    return "\n".join(out)
+
+
+def build_summary(models, headers, present, missing, image_prefix, level, malformed=(), summary_link=None):
+    """The Markdown body. With summary_link (the README block), long tables that summary.md has in full
+    are left out for a link to it."""
     h = "#" * level
 
     def img(name):
@@ -253,6 +355,9 @@ def build_summary(models, headers, present, missing, image_prefix, level, malfor
     parts = [header_block(headers, present, missing, malformed)]
     if "sgemm" in models:
         parts.append(sgemm_sections(models["sgemm"], h, img))
+        heldout = heldout_section(models["sgemm"], h, img, summary_link)
+        if heldout:
+            parts.append(heldout)
     if "reduce" in models:
         parts.append(reduce_section(models["reduce"], h, img))
     if "top2" in models:

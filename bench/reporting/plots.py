@@ -1,10 +1,11 @@
 """The PNGs: one function per plot, each drawing from a view in load.py (matplotlib, Agg backend).
 
 A plot with nothing to show is still written, as a titled card that says why, so a results folder
-always has the same files (expected_plots says which files a view should produce).
+always has the same files; the held-out plot is the exception, drawn only when sgemm.json has
+held-out records (expected_plots says which files a view should produce).
 """
 
-from .common import fmt_num, fmt_ratio, shape_label
+from .common import fmt_num, fmt_ratio, fmt_ratio_floor, shape_label
 from .load import REDUCE_REFERENCE, SGEMM_REFERENCE, TOP2_BASELINE, TOP2_FUSED, text, top2_is_plain
 
 
@@ -161,7 +162,7 @@ def plot_sgemm_square(plt, s, path):
 
 def plot_sgemm_shapes(plt, s, path):
     ours, ref = s.headline(), SGEMM_REFERENCE
-    title = "SGEMM: %s vs cuBLAS over every benchmarked shape (FP32, higher is better)" % ours
+    title = "SGEMM: %s vs cuBLAS over the standard shapes (FP32, higher is better)" % ours
     shapes = [sh for sh in s.shapes if s.rec(ours, sh) is not None or s.rec(ref, sh) is not None]
     if not shapes:
         return no_data(plt, path, title, s.header, "no %s or cuBLAS record in sgemm.json" % ours)
@@ -306,14 +307,84 @@ def plot_top2(plt, t, path):
 
 
 
+HELDOUT_COLORS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22",
+                  "#7f7f7f"]
+HELDOUT_MARKERS = ["o", "s", "^", "D", "v", "P", "X", "h", "<"]
+HELDOUT_PNG = "sgemm_heldout.png"
+RATIO_TICKS = [0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 5.0, 10.0, 20.0]
+
+
+def ratio_axis(ax, lo, hi):
+    """A log y axis for ratios lo..hi labelled 0.5x, 1x, 2x (no exponents, no minor labels)."""
+    from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
+    lo, hi = min(lo, 1.0), max(hi, 1.0)
+    pad = (hi / lo) ** 0.08 if hi > lo else 1.5
+    ax.set_yscale("log")
+    ax.set_ylim(lo / pad, hi * pad)
+    ticks = [t for t in RATIO_TICKS if lo / pad <= t <= hi * pad]
+    ax.yaxis.set_major_locator(FixedLocator(ticks))
+    ax.yaxis.set_minor_locator(NullLocator())
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: ("%g" % v) + "\u00d7"))
+
+
+def plot_sgemm_heldout(plt, s, path):
+    h = s.heldout
+    title = "SGEMM held-out shapes: %s / cuBLAS against FLOPs (FP32, above 1\u00d7 = faster than cuBLAS)" % (
+        h.algorithm if h is not None else "tuned")
+    points = [(sh, sh.ratio()) for sh in (h.shapes if h is not None else [])]
+    points = [(sh, r) for sh, r in points if r is not None and r > 0]
+    if not points:
+        return no_data(plt, path, title, s.header, "no held-out shape with both a %s and a cuBLAS time"
+                       % (h.algorithm if h is not None else "tuned"))
+    fig, ax = plt.subplots(figsize=(11, 6.2))
+    for i, cls in enumerate(h.classes):
+        pts = [(sh.flops, r) for sh, r in points if sh.cls == cls]
+        if not pts:
+            continue
+        st = h.stats(cls)
+        ax.scatter([p[0] for p in pts], [p[1] for p in pts], s=34, marker=HELDOUT_MARKERS[i % len(HELDOUT_MARKERS)],
+                   color=HELDOUT_COLORS[i % len(HELDOUT_COLORS)], edgecolors="black", linewidths=0.4, alpha=0.85,
+                   zorder=3, label="%s: %d, geomean %s" % (cls, st.count, fmt_ratio_floor(st.geomean)))
+    bad = [(sh.flops, r) for sh, r in points if sh.mismatch()]
+    if bad:
+        ax.scatter([p[0] for p in bad], [p[1] for p in bad], s=120, marker="o", facecolors="none",
+                   edgecolors=VENDOR_COLOR, linewidths=1.6, zorder=4,
+                   label="\u26a0 result did not match cuBLAS")
+    ax.axhline(1.0, color=VENDOR_COLOR, linestyle="--", linewidth=1.6, zorder=2, label="cuBLAS (1\u00d7)")
+    every = h.stats()
+    if every.geomean is not None:
+        ax.axhline(every.geomean, color="#333333", linestyle=":", linewidth=1.2, zorder=2,
+                   label="all %d shapes: geomean %s" % (every.count, fmt_ratio_floor(every.geomean)))
+    if every.worst_shape is not None:
+        w = every.worst_shape
+        ax.annotate("worst: %s\n%s" % (shape_label(*w.shape), fmt_ratio_floor(every.worst)), (w.flops, every.worst),
+                    xytext=(10, -4), textcoords="offset points", ha="left", va="top", fontsize=8,
+                    arrowprops=dict(arrowstyle="-", color="#666666", linewidth=0.6),
+                    bbox=dict(boxstyle="round,pad=0.2", fc="white", ec="none", alpha=0.85))
+    ratios = [r for _, r in points]
+    ratio_axis(ax, min(ratios), max(ratios))
+    ax.set_xscale("log")
+    flops = [sh.flops for sh, _ in points]
+    ax.set_xlim(min(flops) / 2.5, max(flops) * 2.5)
+    ax.set_xlabel("FLOPs per call, 2\u00b7m\u00b7n\u00b7k (log scale)")
+    ax.set_ylabel("%s / cuBLAS  (cuBLAS time / %s time, log scale)" % (h.algorithm, h.algorithm))
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), title="class: shapes, geomean")
+    set_title(ax, title, s.header)
+    footer(ax, s.header)
+    save(plt, fig, path)
+
+
 # ----------------------------------------------------------------------------------------------
 # Which files each view draws
 
 def expected_plots(name, model):
     """[(png file name, draw function)] that the view `model` of NAME.json produces."""
     if name == "sgemm":
-        return [("sgemm_4096.png", plot_sgemm_ladder), ("sgemm_square.png", plot_sgemm_square),
-                ("sgemm_shapes.png", plot_sgemm_shapes)]
+        out = [("sgemm_4096.png", plot_sgemm_ladder), ("sgemm_square.png", plot_sgemm_square),
+               ("sgemm_shapes.png", plot_sgemm_shapes)]
+        if model.heldout is not None:
+            out.append((HELDOUT_PNG, plot_sgemm_heldout))
+        return out
     if name == "reduce":
         return [("reduce.png", plot_reduce)]
     if name == "top2":
