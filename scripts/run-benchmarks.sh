@@ -221,7 +221,8 @@ for b in "${benches[@]}"; do
   fi
   # Never report an earlier run's file as this run's.
   case "$b" in
-    sgemm) rm -f "$json" "$out_dir"/sgemm_4096.png "$out_dir"/sgemm_square.png "$out_dir"/sgemm_shapes.png ;;
+    sgemm) rm -f "$json" "$out_dir"/sgemm_4096.png "$out_dir"/sgemm_square.png "$out_dir"/sgemm_shapes.png \
+             "$out_dir"/sgemm_heldout.png ;;
     *) rm -f "$json" "$out_dir/$b.png" ;;
   esac
   echo "[$i/${#benches[@]}] ${title[$b]} benchmark (${about[$b]})..."
