@@ -29,7 +29,11 @@ using namespace gpuprims::bench;
 struct Shape {
   std::int64_t m, n, k;
 };
-const Shape kShapes[] = {{4096, 4096, 4096}, {16384, 16384, 64}, {8192, 8192, 128}, {1000, 3000, 500}};
+// The classic shapes, then shapes the tuned rung serves with its other paths (split-K on a small
+// output with a long k, few rows, few columns, one short side), where the fused call must stay close
+// to the plain one too.
+const Shape kShapes[] = {{4096, 4096, 4096}, {16384, 16384, 64}, {8192, 8192, 128}, {1000, 3000, 500},
+                         {64, 64, 65536},    {1, 4096, 4096},    {4096, 1, 4096},   {100, 8192, 4096}};
 const Shape kQuickShapes[] = {{4096, 4096, 4096}, {16384, 16384, 64}};
 
 // The user's masking step between the two ArgMin calls: C[first] = +inf (saved, restored after).

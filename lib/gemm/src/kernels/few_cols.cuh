@@ -36,10 +36,12 @@ __global__ void __launch_bounds__(FewColsShape::kThreads) few_cols_kernel(GemmOp
   for (std::int64_t k0 = 0; k0 < op.k; k0 += kChunk) {
     const int depth = static_cast<int>(min_of<std::int64_t>(kChunk, op.k - k0));
     __syncthreads();  // every warp is done with the previous chunk
-    // B[k0 .. k0 + depth)[0 .. kCols) transposed into Bt[col][k], zero past n and past depth.
+    // B[k0 .. k0 + depth)[0 .. kCols) transposed into Bt[col][k], zero past n and past depth, as far
+    // as the lanes read (whole float4 of k): a short k stages only what it has, not the whole chunk.
     const float* b = op.B + k0 * op.ldb;
+    const int staged = round_up(depth, 4) * kCols;
 #pragma unroll 4
-    for (int i = threadIdx.x; i < kChunk * kCols; i += S::kThreads) {
+    for (int i = threadIdx.x; i < staged; i += S::kThreads) {
       const int p = i / kCols, c = i % kCols;
       Bt[c * kPitch + p] = (p < depth && c < op.n) ? b[p * op.ldb + c] : 0.0f;
     }
