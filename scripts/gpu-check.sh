@@ -178,7 +178,7 @@ sanitize_shard() {  # tool, shard (1-based), shards
       if [ "$ms" -gt "$slowest_ms" ]; then slowest_ms=$ms; slowest=$test; fi
     done < <(sed -nE 's/^\[       OK \] ([^ ]+) \(([0-9]+) ms\)$/\2 \1/p' "$log")
     [ $rc -ne 0 ] && tail -25 "$log"
-  done <"$logs/gpu-tests.txt"
+  done <"$gpu_test_list"
   local detail="$(( $(stamp) - t0 ))s; $ran of $gpu_tests GPU tests ($parts); $findings findings"
   [ -n "$slowest" ] && detail+="; slowest $slowest $(( slowest_ms / 1000 ))s"
   if [ -z "$problems" ] && [ $findings -eq 0 ]; then record "$tool $i/$n" PASS "$detail"
@@ -186,10 +186,12 @@ sanitize_shard() {  # tool, shard (1-based), shards
 }
 
 if has sanitize; then
-  if python3 scripts/gpu_test_commands.py --build-dir "$build" >"$logs/gpu-tests.txt" 2>"$logs/gpu-tests.err" &&
-     [ -s "$logs/gpu-tests.txt" ]; then
-    gpu_tests=$(awk -F'\t' '{ s += $2 } END { print s }' "$logs/gpu-tests.txt")
-    echo "== sanitize: $gpu_tests GPU tests in $(wc -l <"$logs/gpu-tests.txt") executables =="
+  # One list per process: several sanitize calls (other tools or shards) may run at once on one GPU.
+  gpu_test_list="$logs/gpu-tests-$$.txt"
+  if python3 scripts/gpu_test_commands.py --build-dir "$build" >"$gpu_test_list" 2>"$logs/gpu-tests.err" &&
+     [ -s "$gpu_test_list" ]; then
+    gpu_tests=$(awk -F'\t' '{ s += $2 } END { print s }' "$gpu_test_list")
+    echo "== sanitize: $gpu_tests GPU tests in $(wc -l <"$gpu_test_list") executables =="
     for tool in ${sanitizers//,/ }; do
       if [ -n "$shard" ]; then
         sanitize_shard "$tool" "${shard%/*}" "${shard#*/}"

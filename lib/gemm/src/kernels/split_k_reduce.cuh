@@ -76,8 +76,12 @@ __device__ __forceinline__ void reduce_splits(const SplitPartials& parts, const 
       const std::int64_t q = base + mine;
       const bool valid = q < ep.m * per_row;
       const std::int64_t r = valid ? q / per_row : 0, c = valid ? (q - r * per_row) * 4 : 0;
-      const Sum4 sum = sum_of_splits<kLanes, Sum4>(parts, parts.base + r * parts.ldw + c, g, valid, [](const float* p) {
-        return Sum4{__ldcs(reinterpret_cast<const float4*>(p))};
+      // A row's last float4 may reach into the padding up to ldw, which no split wrote: there, only
+      // the columns that exist are read (as a branch inside the load, so the shuffles stay converged).
+      const std::int64_t cols = ep.n - c;
+      const Sum4 sum = sum_of_splits<kLanes, Sum4>(parts, parts.base + r * parts.ldw + c, g, valid, [cols](const float* p) {
+        if (cols >= 4) return Sum4{__ldcs(reinterpret_cast<const float4*>(p))};
+        return Sum4{make_float4(__ldcs(p), cols > 1 ? __ldcs(p + 1) : 0.0f, cols > 2 ? __ldcs(p + 2) : 0.0f, 0.0f)};
       });
       if (valid && g == 0) epi.apply4(r, c, sum.v);
     }
