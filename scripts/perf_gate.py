@@ -69,9 +69,12 @@ def benchmark_files(folder):
     docs = {}
     for path in sorted(glob.glob(os.path.join(folder, "*.json"))):
         try:
-            docs[os.path.basename(path)] = load(path)
+            doc = load(path)
         except GateError:
             continue  # not a benchmark file (e.g. a summary): not ours to compare
+        # A file without ratios to a vendor (the autotuner's timings) has nothing to gate.
+        if any(isinstance(r, dict) and any(RATIO.match(k) for k in r) for r in doc["results"]):
+            docs[os.path.basename(path)] = doc
     return docs
 
 
