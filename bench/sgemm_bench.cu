@@ -69,6 +69,27 @@ int run_single(int argc, char** argv) {
 }
 
 
+// One shape's operands on the device: A and B random (never zeros: seeds per shape), C for our output
+// and R holding cuBLAS's product, freed when it goes out of scope.
+struct DeviceProblem {
+  float *A = nullptr, *B = nullptr, *C = nullptr, *R = nullptr;
+  DeviceProblem(cublasHandle_t handle, std::int64_t m, std::int64_t n, std::int64_t k, std::uint64_t seed_a,
+                std::uint64_t seed_b) {
+    BENCH_CUDA(cudaMalloc(&A, m * k * 4));
+    BENCH_CUDA(cudaMalloc(&B, k * n * 4));
+    BENCH_CUDA(cudaMalloc(&C, m * n * 4));
+    BENCH_CUDA(cudaMalloc(&R, m * n * 4));
+    fill_uniform(A, m * k, seed_a);
+    fill_uniform(B, k * n, seed_b);
+    cublas_sgemm_rowmajor(handle, m, n, k, 1.0f, A, B, 0.0f, R);
+  }
+  ~DeviceProblem() {
+    for (float* p : {A, B, C, R}) BENCH_CUDA(cudaFree(p));
+  }
+  DeviceProblem(const DeviceProblem&) = delete;
+  DeviceProblem& operator=(const DeviceProblem&) = delete;
+};
+
 // The plan the tuned rung picks for a row-major m x n x k call that stores C, and its predicted time.
 std::string tuned_plan(std::int64_t m, std::int64_t n, std::int64_t k, double* predicted_ms) {
   namespace d = gpuprims::detail;
@@ -109,14 +130,8 @@ void run_heldout(Timer& timer, cublasHandle_t handle, const TimingOptions& opt, 
   for (const GemmShape& s : shapes) {
     const std::int64_t m = s.m, n = s.n, k = s.k;
     const double flops = 2.0 * m * n * k;
-    float *A, *B, *C, *R;
-    BENCH_CUDA(cudaMalloc(&A, m * k * 4));
-    BENCH_CUDA(cudaMalloc(&B, k * n * 4));
-    BENCH_CUDA(cudaMalloc(&C, m * n * 4));
-    BENCH_CUDA(cudaMalloc(&R, m * n * 4));
-    fill_uniform(A, m * k, 31 + m);
-    fill_uniform(B, k * n, 37 + n);
-    cublas_sgemm_rowmajor(handle, m, n, k, 1.0f, A, B, 0.0f, R);
+    const DeviceProblem problem(handle, m, n, k, 31 + m, 37 + n);
+    float *A = problem.A, *B = problem.B, *C = problem.C, *R = problem.R;
     auto call = [&] {
       const gpuprims::Status st =
           gpuprims::gemm::sgemm(m, n, k, 1.0f, A, k, B, n, 0.0f, C, n, Algorithm::tuned, timer.stream());
@@ -159,7 +174,6 @@ void run_heldout(Timer& timer, cublasHandle_t handle, const TimingOptions& opt, 
         c.worst_shape = shape_name({m, n, k});
       }
     }
-    for (float* p : {A, B, C, R}) BENCH_CUDA(cudaFree(p));
   }
   std::printf("\n%-20s %6s %14s %10s  %s\n", "held-out class", "shapes", "geomean x cuBLAS", "worst", "worst shape");
   for (const auto& [cls, c] : classes)
@@ -189,14 +203,8 @@ int main(int argc, char** argv) {
   for (const Shape& s : shapes) {
     const std::int64_t m = s.m, n = s.n, k = s.k;
     const double flops = 2.0 * m * n * k;
-    float *A, *B, *C, *R;
-    BENCH_CUDA(cudaMalloc(&A, m * k * 4));
-    BENCH_CUDA(cudaMalloc(&B, k * n * 4));
-    BENCH_CUDA(cudaMalloc(&C, m * n * 4));
-    BENCH_CUDA(cudaMalloc(&R, m * n * 4));
-    fill_uniform(A, m * k, 11 + m);
-    fill_uniform(B, k * n, 13 + n);
-    cublas_sgemm_rowmajor(handle, m, n, k, 1.0f, A, B, 0.0f, R);
+    const DeviceProblem problem(handle, m, n, k, 11 + m, 13 + n);
+    float *A = problem.A, *B = problem.B, *C = problem.C, *R = problem.R;
     BENCH_CUDA(cudaStreamSynchronize(timer.stream()));
     std::vector<float> ref(static_cast<std::size_t>(m * n)), ours(ref.size());
     BENCH_CUDA(cudaMemcpy(ref.data(), R, ref.size() * 4, cudaMemcpyDeviceToHost));
@@ -248,10 +256,6 @@ int main(int argc, char** argv) {
       if (mismatch) rec.emplace_back("mismatch", true);
       report.add(rec);
     }
-    BENCH_CUDA(cudaFree(A));
-    BENCH_CUDA(cudaFree(B));
-    BENCH_CUDA(cudaFree(C));
-    BENCH_CUDA(cudaFree(R));
   }
   if (suite != "standard") run_heldout(timer, handle, opt, args.quick, report);
   cublasDestroy(handle);
