@@ -1,7 +1,7 @@
 #pragma once
 // Tuning constants of the SGEMM ladder, kept apart from the kernels: each rung's tile shape, and the
-// candidate configurations the tuned rung picks among (sgemm_autotune times them on the present GPU
-// and writes tuned_table.inc and tuned_top2_only_table.inc).
+// shapes of the tuned rung's paths (sgemm_autotune times every plan of them on the present GPU and
+// fits the cost model that picks among them: cost_model.hpp, model_constants.inc).
 namespace gpuprims::detail {
 
 // Rungs 1-3: one output per thread, 32 x 32 threads per block.
