@@ -159,8 +159,8 @@ int main(int argc, char** argv) {
           std::exit(2);
         }
       };
-      // Check once against CUB: both within design.md's bound of the exact sum, so within the sum of
-      // the bounds of each other (CUB's taken as ours).
+      // Check once against CUB: both within the bound of docs/ERROR-BOUNDS.md of the exact sum, so
+      // within the sum of the bounds of each other (CUB's taken as ours).
       BENCH_CUDA(cudaMemsetAsync(d_out, 0xff, sizeof(float), stream));
       run();
       BENCH_CUDA(cudaStreamSynchronize(stream));

@@ -1,6 +1,7 @@
 #pragma once
 // Running one SGEMM on the device the way every GEMM test wants it (guarded, offset, padded, C
-// poisoned or filled) and checking its output against the double reference with design.md's bound.
+// poisoned or filled) and checking its output against the double reference with the bound of
+// docs/ERROR-BOUNDS.md.
 #include <cstdint>
 #include <random>
 #include <string>

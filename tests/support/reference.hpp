@@ -1,5 +1,5 @@
 #pragma once
-// Double-precision CPU references and the error bounds of design.md.
+// Double-precision CPU references and the error bounds of docs/ERROR-BOUNDS.md.
 #include <cstdint>
 #include <vector>
 

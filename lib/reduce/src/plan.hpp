@@ -1,9 +1,9 @@
 #pragma once
 // Launch arithmetic of reduce::sum, in one place and apart from the kernels: the tuning constants, the
 // pass-1 grid for n items, the number of passes, the longest chain of sequential additions one thread
-// performs (for the error bound of design.md), the workspace, and the split of an input into a scalar
-// head, a 16-byte-aligned float4 body and a scalar tail. Plain C++17 (g++ compiles it for the CPU
-// tests); GPUPRIMS_HD where the kernels use it too.
+// performs (for the error bound of docs/ERROR-BOUNDS.md), the workspace, and the split of an input
+// into a scalar head, a 16-byte-aligned float4 body and a scalar tail. Plain C++17 (g++ compiles it
+// for the CPU tests); GPUPRIMS_HD where the kernels use it too.
 #include <cstddef>
 #include <cstdint>
 
@@ -110,7 +110,8 @@ struct ReducePlan {
   std::int64_t pass2_items_per_thread = 0;  // pass 2 (one block over the partials), 0 with one pass
   std::size_t workspace_bytes = 0;       // what this grid uses (<= workspace_bytes_for(n, algo))
 
-  // "items per thread" of the design.md bound: the chains of both passes, one after the other.
+  // "items per thread" of the docs/ERROR-BOUNDS.md bound: the chains of both passes, one after the
+  // other.
   GPUPRIMS_HD constexpr std::int64_t bound_items() const { return items_per_thread + pass2_items_per_thread; }
 };
 

@@ -2,7 +2,7 @@
 // head/body/tail split, and a host model of the kernels' exact order of float additions (the thread
 // loop of kernels/thread_load.cuh, each rung's block tree, both passes). The model checks that every
 // item is added exactly once, that no thread adds more items than the plan says, and that the order
-// stays within the design.md bound computed from the plan.
+// stays within the docs/ERROR-BOUNDS.md bound computed from the plan.
 #include <gtest/gtest.h>
 
 #include <rapidcheck.h>

@@ -1,6 +1,7 @@
 // RapidCheck on the device: for every rung, random shapes up to about 512, random leading-dimension
 // padding, pointer offsets of 0-3 floats and random alpha/beta, against the double CPU reference with
-// design.md's bound. RC_PARAMS=max_success=200 (set by ctest) gives 200 cases per rung.
+// the bound of docs/ERROR-BOUNDS.md. RC_PARAMS=max_success=200 (set by ctest) gives 200 cases per
+// rung.
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
 

@@ -1,6 +1,6 @@
 // RapidCheck against the double-precision CPU reference on a device: random n (biased to block and
 // tile boundaries), input and workspace offsets, value distributions and variants. The error bound is
-// design.md's, relative to sum|x|, with the chain lengths of plan.hpp.
+// docs/ERROR-BOUNDS.md's, relative to sum|x|, with the chain lengths of plan.hpp.
 #include <gtest/gtest.h>
 
 #include <rapidcheck.h>

@@ -33,8 +33,8 @@ using gpuprims::test::GuardedArray;
 
 using gpuprims::test::sm_count;
 
-// design.md's bound, c = 2, with the plan's chain lengths (the largest over every occupancy the
-// library may measure on this GPU).
+// The bound of docs/ERROR-BOUNDS.md, c = 2, with the plan's chain lengths (the largest over every
+// occupancy the library may measure on this GPU).
 double error_bound(std::int64_t n, Algorithm a, double abs_sum) {
   const double items = static_cast<double>(rd::bound_items_upper(n, a, sm_count()));
   const double passes = rd::max_pass1_blocks(n, a) > 1 ? 2.0 : 1.0;
