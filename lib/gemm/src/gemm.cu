@@ -47,10 +47,6 @@ const DeviceShape& no_device_shape() {
   return shape;
 }
 
-}  // namespace
-
-namespace {
-
 // The tuned pick ranks up to a few hundred plans (about 5 us of host time for a tiny output with a
 // long k, as much as the GEMM itself); code that calls with the same shapes over and over finds its
 // plan here instead. Per thread, so no lock; per device shape, so a device switch misses.
