@@ -26,13 +26,7 @@ Cache& cache() {
 Status query(int device, DeviceInfo* info) {
   info->ordinal = device;
   GPUPRIMS_CUDA_TRY(cudaDeviceGetAttribute(&info->sm_count, cudaDevAttrMultiProcessorCount, device));
-  GPUPRIMS_CUDA_TRY(
-      cudaDeviceGetAttribute(&info->max_threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, device));
-  GPUPRIMS_CUDA_TRY(cudaDeviceGetAttribute(&info->l2_bytes, cudaDevAttrL2CacheSize, device));
-  GPUPRIMS_CUDA_TRY(cudaDeviceGetAttribute(&info->max_smem_per_block_optin,
-                                           cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
   GPUPRIMS_CUDA_TRY(cudaDeviceGetAttribute(&info->cc_major, cudaDevAttrComputeCapabilityMajor, device));
-  GPUPRIMS_CUDA_TRY(cudaDeviceGetAttribute(&info->cc_minor, cudaDevAttrComputeCapabilityMinor, device));
   return Status::success;
 }
 
@@ -56,6 +50,11 @@ Status current_device_info(const DeviceInfo** out) noexcept {
   }
   *out = &c.info[device];
   return Status::success;
+}
+
+Status require_device() noexcept {
+  const DeviceInfo* info = nullptr;
+  return current_device_info(&info);
 }
 
 }  // namespace gpuprims::detail

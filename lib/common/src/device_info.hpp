@@ -5,16 +5,16 @@
 namespace gpuprims::detail {
 
 struct DeviceInfo {
-  int ordinal = 0;
-  int sm_count = 0;
-  int max_threads_per_sm = 0;
-  int l2_bytes = 0;
-  int max_smem_per_block_optin = 0;
-  int cc_major = 0;
-  int cc_minor = 0;
+  int ordinal = 0;   // the device's index: per-device caches are keyed by it
+  int sm_count = 0;  // grid sizes
+  int cc_major = 0;  // sm_90+: programmatic dependent launch
 };
 
 // The current device's properties. Status::unsupported when there is no device or no driver.
 Status current_device_info(const DeviceInfo** out) noexcept;
+
+// Status::success when there is a current device, else what current_device_info says: the check an
+// allocating entry point makes before it allocates.
+Status require_device() noexcept;
 
 }  // namespace gpuprims::detail

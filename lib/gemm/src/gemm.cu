@@ -8,31 +8,13 @@
 #include "common/src/device_info.hpp"
 #include "common/src/math.hpp"
 #include "gemm/src/gemm_internal.hpp"
+#include "common/device/top2_result.hpp"
+#include "gemm/src/epilogue/visitors.cuh"
 #include "gemm/src/kernels/split_k_reduce.cuh"
-#include "reduce/src/block/top2_atomic.cuh"
-#include "reduce/src/block/top2_grid.cuh"
-#include "reduce/src/top2_internal.hpp"
 
 namespace gpuprims {
 namespace detail {
 namespace {
-
-const RungEntry* ladder_rung(gemm::Algorithm algo) {
-  using gemm::Algorithm;
-  switch (algo) {
-    case Algorithm::naive: return &kNaiveRung;
-    case Algorithm::coalesced: return &kCoalescedRung;
-    case Algorithm::shared_tiled: return &kSharedTiledRung;
-    case Algorithm::blocktile_1d: return &kBlockTile1DRung;
-    case Algorithm::blocktile_2d: return &kBlockTile2DRung;
-    case Algorithm::vectorized: return &kVectorizedRung;
-    case Algorithm::bank_conflict_free: return &kBankConflictFreeRung;
-    case Algorithm::warptile: return &kWarptileRung;
-    case Algorithm::double_buffered: return &kDoubleBufferedRung;
-    case Algorithm::tuned: break;
-  }
-  return nullptr;
-}
 
 bool has_output(const SgemmArgs& a) { return a.m > 0 && a.n > 0; }
 
@@ -76,12 +58,13 @@ GemmPlan cached_pick(std::int64_t m, std::int64_t n, std::int64_t k, bool store_
 
 GemmPlan plan_for(gemm::Algorithm algo, std::int64_t m, std::int64_t n, std::int64_t k, bool store_c,
                   const DeviceShape& device) {
-  if (const RungEntry* rung = ladder_rung(algo)) return make_plan(*rung, k, 1);
+  const LadderRung* rung = ladder_rung(algo);
+  if (rung != nullptr && rung->path.run != nullptr) return make_plan(rung->path, k, 1);
   return cached_pick(m, n, k, store_c, device);
 }
 
 // The scale-only case runs the coalesced kernel with k = 0 and alpha = 0, whatever the algorithm.
-GemmPlan scale_only_plan() { return make_plan(kCoalescedRung, 0, 1); }
+GemmPlan scale_only_plan() { return make_plan(ladder_rung(gemm::Algorithm::coalesced)->path, 0, 1); }
 
 std::size_t call_workspace_bytes(const GemmPlan& plan, std::int64_t m, std::int64_t n, bool want_top2,
                                  int sm_count) {
@@ -90,7 +73,8 @@ std::size_t call_workspace_bytes(const GemmPlan& plan, std::int64_t m, std::int6
     const std::int64_t blocks = (m <= 0 || n <= 0) ? 0
                                                    : max_of(epilogue_blocks(plan, m, n, sm_count),
                                                             plan_blocks_x(*scale_only_plan().path, m, n));
-    top2 = top2_grid_workspace_bytes(blocks);
+    // Either top-2 visitor may run (the packed one unless the output has 2^32 entries or more).
+    top2 = max_of(Top2PackedVisitor::workspace_bytes(blocks), Top2WideVisitor::workspace_bytes(blocks));
   }
   const std::size_t partials = partials_bytes(plan, m, n);
   return partials > 0 ? workspace_part(top2) + partials : top2;
@@ -138,57 +122,51 @@ Status launch_sgemm(const SgemmArgs& a, const PreparedCall& p, void* workspace, 
   GemmCall c{};
   c.op = GemmOperands{a.m, a.n, plan.k_split == 0 ? 0 : a.k, a.A, a.lda, a.B, a.ldb, plan.k_split};
   c.ab_vec4 = is_aligned(a.A, 16) && is_aligned(a.B, 16) && a.lda % 4 == 0 && a.ldb % 4 == 0;
-  c.mode = !a.want_top2 ? EpilogueMode::store
-           : (!a.force_wide_index && a.m * a.n <= std::int64_t{0xffffffff}) ? EpilogueMode::top2_packed
-                                                                           : EpilogueMode::top2_wide;
-  c.epi.C = a.C;
-  c.epi.ldc = a.ldc;
-  c.epi.alpha = c.op.k > 0 ? a.alpha : 0.0f;
-  c.epi.beta = a.beta;
-  c.epi.m = a.m;
-  c.epi.n = a.n;
-  c.epi.store = a.C != nullptr;
-  c.epi.c_vec4 = a.C == nullptr || (is_aligned(a.C, 16) && a.ldc % 4 == 0);
+  c.epilogue = !a.want_top2 ? EpilogueKind::store
+               : (!a.force_wide_index && a.m * a.n <= std::int64_t{0xffffffff}) ? EpilogueKind::top2_packed
+                                                                               : EpilogueKind::top2_wide;
+  c.out.C = a.C;
+  c.out.ldc = a.ldc;
+  c.out.alpha = c.op.k > 0 ? a.alpha : 0.0f;
+  c.out.beta = a.beta;
+  c.out.m = a.m;
+  c.out.n = a.n;
+  c.out.store = a.C != nullptr;
+  c.out.c_vec4 = a.C == nullptr || (is_aligned(a.C, 16) && a.ldc % 4 == 0);
   c.splits = 1;
   c.stream = stream;
 
-  // Workspace: the top-2 part first, then the split partials (call_workspace_bytes).
+  // Workspace: the visitor's part first, then the split partials (call_workspace_bytes).
   auto* const ws = static_cast<unsigned char*>(workspace);
-  const std::size_t top2_part = p.workspace_bytes - partials_bytes(plan, a.m, a.n);
-  if (c.mode == EpilogueMode::top2_packed) {
-    // The top-2 part's first 16 bytes are the atomic merge's two words (top2_atomic.cuh).
-    c.epi.top2_atomic.words = reinterpret_cast<unsigned long long*>(ws);
-    GPUPRIMS_TRY(top2_atomic_begin(c.epi.top2_atomic.words, stream));
-  } else if (c.mode == EpilogueMode::top2_wide) {
-    GPUPRIMS_CUDA_TRY(cudaMemsetAsync(ws, 0, sizeof(unsigned int), stream));
-    c.epi.top2 = top2_grid_args(ws, a.top2, a.n);
-  }
+  const std::size_t visitor_part = p.workspace_bytes - partials_bytes(plan, a.m, a.n);
+  const EpilogueStart start{ws, a.top2, a.n, stream};
+  GPUPRIMS_TRY(with_visitor(c.epilogue, [&](auto v) { return decltype(v)::type::begin(start, &c.visit); }));
 
   if (plan.splits == 1) {
     GPUPRIMS_TRY(plan.path->run(c));
   } else {
     // Each split's partial product, as is (alpha 1, beta 0: exact), into its slice of the workspace;
     // then the sums in split order through the call's own epilogue.
-    const SplitPartials parts{reinterpret_cast<const float*>(ws + top2_part), partials_ld(a.n),
+    const SplitPartials parts{reinterpret_cast<const float*>(ws + visitor_part), partials_ld(a.n),
                               a.m * partials_ld(a.n), plan.splits};
     GemmCall part = c;
-    part.mode = EpilogueMode::store;
+    part.epilogue = EpilogueKind::store;
     part.splits = plan.splits;
-    part.epi = EpilogueParams{};
-    part.epi.C = const_cast<float*>(parts.base);
-    part.epi.ldc = parts.ldw;
-    part.epi.alpha = 1.0f;
-    part.epi.beta = 0.0f;
-    part.epi.m = a.m;
-    part.epi.n = a.n;
-    part.epi.store = true;
-    part.epi.c_vec4 = true;
-    part.epi.split_stride = parts.stride;
+    part.visit = VisitorArgs{};
+    part.out = OutputParams{};
+    part.out.C = const_cast<float*>(parts.base);
+    part.out.ldc = parts.ldw;
+    part.out.alpha = 1.0f;
+    part.out.beta = 0.0f;
+    part.out.m = a.m;
+    part.out.n = a.n;
+    part.out.store = true;
+    part.out.c_vec4 = true;
+    part.out.split_stride = parts.stride;
     GPUPRIMS_TRY(plan.path->run(part));
     GPUPRIMS_TRY(launch_split_k_reduce(c, parts, p.sm_count, p.dependent_launch));
   }
-  if (c.mode == EpilogueMode::top2_packed) return top2_atomic_end(c.epi.top2_atomic.words, a.top2, a.n, stream);
-  return Status::success;
+  return with_visitor(c.epilogue, [&](auto v) { return decltype(v)::type::end(start, c.visit); });
 }
 
 Status sgemm_run(const SgemmArgs& a, const GemmPlan* forced, void* workspace, std::size_t workspace_bytes,
@@ -213,7 +191,7 @@ Status run_with_scratch(const SgemmArgs& a, cudaStream_t stream) {
 // Workspace for the public queries, which know neither alpha nor (for top-2) whether C will be
 // given: enough for every plan the call could take. 0 for arguments no call would accept.
 std::size_t query_workspace(std::int64_t m, std::int64_t n, std::int64_t k, gemm::Algorithm algo, bool want_top2) {
-  if (m < 0 || n < 0 || k < 0 || static_cast<int>(algo) < 0 || algo > gemm::Algorithm::tuned) return 0;
+  if (m < 0 || n < 0 || k < 0 || !known_algorithm(algo)) return 0;
   const DeviceShape* device = nullptr;
   if (current_device_shape(&device) != Status::success) device = &no_device_shape();
   std::size_t bytes = call_workspace_bytes(scale_only_plan(), m, n, want_top2, device->sm_count);
@@ -229,22 +207,6 @@ std::size_t query_workspace(std::int64_t m, std::int64_t n, std::int64_t k, gemm
 }  // namespace detail
 
 namespace gemm {
-
-const char* name(Algorithm algo) noexcept {
-  switch (algo) {
-    case Algorithm::naive: return "naive";
-    case Algorithm::coalesced: return "coalesced";
-    case Algorithm::shared_tiled: return "shared_tiled";
-    case Algorithm::blocktile_1d: return "blocktile_1d";
-    case Algorithm::blocktile_2d: return "blocktile_2d";
-    case Algorithm::vectorized: return "vectorized";
-    case Algorithm::bank_conflict_free: return "bank_conflict_free";
-    case Algorithm::warptile: return "warptile";
-    case Algorithm::double_buffered: return "double_buffered";
-    case Algorithm::tuned: return "tuned";
-  }
-  return "unknown";
-}
 
 std::size_t sgemm_workspace_bytes(std::int64_t m, std::int64_t n, std::int64_t k, Algorithm algo) noexcept {
   return detail::query_workspace(m, n, k, algo, false);

@@ -3,12 +3,14 @@
 #include "common/src/math.hpp"
 
 namespace gpuprims::detail {
-namespace {
 
-bool known(gemm::Algorithm a) {
-  const int v = static_cast<int>(a);
-  return v >= static_cast<int>(gemm::Algorithm::naive) && v <= static_cast<int>(gemm::Algorithm::tuned);
+bool known_algorithm(gemm::Algorithm a) {
+  for (gemm::Algorithm known : gemm::kAllAlgorithms)
+    if (a == known) return true;
+  return false;
 }
+
+namespace {
 
 // The last element of a rows x cols matrix with stride ld must be addressable in int64.
 bool extent_fits(std::int64_t rows, std::int64_t cols, std::int64_t ld) {
@@ -20,7 +22,7 @@ bool extent_fits(std::int64_t rows, std::int64_t cols, std::int64_t ld) {
 }  // namespace
 
 Status validate_sgemm(const SgemmArgs& a) noexcept {
-  if (!known(a.algo)) return Status::invalid_argument;
+  if (!known_algorithm(a.algo)) return Status::invalid_argument;
   if (a.m < 0 || a.n < 0 || a.k < 0) return Status::invalid_argument;
   const bool any_output = a.m > 0 && a.n > 0;
   const bool product = any_output && has_product(a);

@@ -26,6 +26,9 @@ struct SgemmArgs {
 
 Status validate_sgemm(const SgemmArgs& a) noexcept;
 
+// Whether a is one of gemm::kAllAlgorithms (a value cast from outside the enum is not).
+bool known_algorithm(gemm::Algorithm a);
+
 // Whether the product term is computed at all (else C = beta * C and A, B are never read).
 inline bool has_product(const SgemmArgs& a) { return a.k > 0 && a.alpha != 0.0f; }
 

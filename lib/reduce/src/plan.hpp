@@ -45,8 +45,8 @@ enum class LoadShape {
 GPUPRIMS_HD constexpr std::int64_t ceil_div_i64(std::int64_t a, std::int64_t b) { return a / b + (a % b != 0 ? 1 : 0); }
 
 GPUPRIMS_HD constexpr bool valid_algorithm(Algorithm algo) {
-  return static_cast<int>(algo) >= static_cast<int>(Algorithm::baseline) &&
-         static_cast<int>(algo) <= static_cast<int>(Algorithm::shuffle);
+  return static_cast<int>(algo) >= 0 &&
+         static_cast<int>(algo) < static_cast<int>(sizeof(kAllAlgorithms) / sizeof(kAllAlgorithms[0]));
 }
 
 GPUPRIMS_HD constexpr LoadShape load_shape(Algorithm algo) {

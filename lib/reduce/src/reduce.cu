@@ -1,4 +1,4 @@
-// gpuprims::reduce::sum: argument validation, the dispatch table from Algorithm to launcher, and the
+// gpuprims::reduce::sum: argument validation, the registry from Algorithm to launcher, and the
 // two-pass driver every rung shares. Pass 1 writes one partial per block (at most kMaxPartials blocks,
 // a grid that fills the GPU once); pass 2 is one block of the same rung over the partials and writes
 // d_out[0]. When pass 1 needs one block it writes d_out[0] itself. No atomics: bitwise reproducible for
@@ -29,7 +29,7 @@ namespace {
 
 using ::gpuprims::detail::DeviceInfo;
 constexpr int kThreads = ReduceTuning::kThreads;
-constexpr int kAlgorithmCount = static_cast<int>(Algorithm::shuffle) + 1;
+constexpr int kAlgorithmCount = static_cast<int>(sizeof(kAllAlgorithms) / sizeof(kAllAlgorithms[0]));
 
 // Every rung's kernel has this signature: out[blockIdx.x] = the block's sum of its share of in[0, n).
 using SumKernel = void (*)(const float*, std::int64_t, float*);
@@ -87,7 +87,9 @@ struct Entry {
   Launcher launcher;
 };
 
-// The dispatch table, in ladder order (index == enum value).
+// The reduce module's registry, in ladder order (index == enum value): name(), dispatch, and through
+// reduce::kAllAlgorithms (tied to it below) the tests' and benchmarks' variant lists. Adding a
+// variant: its kernel file, its enum value and kAllAlgorithms entry in reduce.hpp, and one line here.
 constexpr Entry kTable[] = {
     {Algorithm::baseline, "baseline", &launch<&sum_baseline<kThreads>>},
     {Algorithm::no_divergence, "no_divergence", &launch<&sum_no_divergence<kThreads>>},
@@ -100,7 +102,7 @@ static_assert(sizeof(kTable) / sizeof(kTable[0]) == kAlgorithmCount, "one entry 
 
 constexpr bool table_in_enum_order() {
   for (int i = 0; i < kAlgorithmCount; ++i)
-    if (static_cast<int>(kTable[i].algo) != i) return false;
+    if (static_cast<int>(kTable[i].algo) != i || kTable[i].algo != kAllAlgorithms[i]) return false;
   return true;
 }
 static_assert(table_in_enum_order(), "kTable is indexed by the enum value");
@@ -147,8 +149,7 @@ Status sum(const float* d_in, std::int64_t n, float* d_out, void* d_workspace, s
 
 Status sum(const float* d_in, std::int64_t n, float* d_out, Algorithm algo, cudaStream_t stream) {
   GPUPRIMS_TRY(detail::validate(d_in, n, d_out, algo));
-  const ::gpuprims::detail::DeviceInfo* dev = nullptr;
-  GPUPRIMS_TRY(::gpuprims::detail::current_device_info(&dev));
+  GPUPRIMS_TRY(::gpuprims::detail::require_device());
   const std::size_t needed = detail::workspace_bytes_for(n, algo);
   ::gpuprims::detail::StreamScratch scratch(stream);
   GPUPRIMS_TRY(scratch.allocate(needed));

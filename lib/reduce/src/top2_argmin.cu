@@ -1,35 +1,26 @@
 // reduce::top2_argmin: the two smallest entries of a (strided) matrix or a vector, with their
 // positions. Each thread ranks a grid-strided share into its own top-2, then warps, blocks and the
-// grid merge with the same building blocks as the GEMM's fused epilogue (reduce/src/block/). It is
-// also the fused epilogue's unfused twin in the tests.
+// grid merge with the shared device layer's last-block-done merge (common/device/), as the GEMM's
+// fused epilogue does for large outputs. It is also the fused epilogue's unfused twin in the tests.
 #include <gpuprims/reduce.hpp>
 
 #include "common/src/cuda_check.hpp"
 #include "common/src/device_buffer.hpp"
 #include "common/src/device_info.hpp"
 #include "common/src/math.hpp"
-#include "reduce/src/block/top2_atomic.cuh"
-#include "reduce/src/block/top2_grid.cuh"
-#include "reduce/src/top2_internal.hpp"
+#include "common/device/top2_last_block_merge.cuh"
+#include "common/device/top2_result.hpp"
 #include "reduce/src/top2_plan.hpp"
 
 namespace gpuprims {
 namespace detail {
 namespace {
 
-__global__ void top2_write_empty_kernel(Top2* out) { *out = to_top2(Top2Partial::empty(), 1); }
-
-__global__ void top2_atomic_end_kernel(const unsigned long long* words, Top2* out, std::int64_t cols) {
-  Top2Partial result = Top2Partial::empty();
-  PackedTop2{words[0], words[1]}.merge_into(result);
-  *out = to_top2(result, cols);
-}
-
 // Contiguous entries (ld == cols): the linear index is the position itself. 16-byte loads when the
 // pointer allows; the first `head` entries (up to the 16-byte boundary) are taken one by one.
 template <bool kVec>
 __global__ void __launch_bounds__(Top2Tuning::kThreads)
-    top2_contiguous_kernel(const float* in, std::int64_t count, std::int64_t head, Top2GridArgs args) {
+    top2_contiguous_kernel(const float* in, std::int64_t count, std::int64_t head, Top2LastBlockMerge::Args args) {
   constexpr int kThreads = Top2Tuning::kThreads;
   const int tid = threadIdx.x;
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * kThreads;
@@ -51,18 +42,18 @@ __global__ void __launch_bounds__(Top2Tuning::kThreads)
   } else {
     for (std::int64_t i = first; i < count; i += stride) best.insert(in[i], i);
   }
-  top2_grid_finish<kThreads>(best, args, tid, blockIdx.x, gridDim.x);
+  top2_last_block_finish<kThreads>(best, args, tid, blockIdx.x, gridDim.x);
 }
 
 // Strided rows: blocks take rows in turn, threads stride along a row.
 __global__ void __launch_bounds__(Top2Tuning::kThreads)
-    top2_strided_kernel(const float* in, std::int64_t rows, std::int64_t cols, std::int64_t ld, Top2GridArgs args) {
+    top2_strided_kernel(const float* in, std::int64_t rows, std::int64_t cols, std::int64_t ld, Top2LastBlockMerge::Args args) {
   constexpr int kThreads = Top2Tuning::kThreads;
   const int tid = threadIdx.x;
   Top2Partial best = Top2Partial::empty();
   for (std::int64_t r = blockIdx.x; r < rows; r += gridDim.x)
     for (std::int64_t c = tid; c < cols; c += kThreads) best.insert(in[r * ld + c], r * cols + c);
-  top2_grid_finish<kThreads>(best, args, tid, blockIdx.x, gridDim.x);
+  top2_last_block_finish<kThreads>(best, args, tid, blockIdx.x, gridDim.x);
 }
 
 Status validate_top2(const float* in, std::int64_t rows, std::int64_t cols, std::int64_t ld, const Top2* out) {
@@ -79,24 +70,6 @@ Status validate_top2(const float* in, std::int64_t rows, std::int64_t cols, std:
 }
 
 }  // namespace
-
-Status top2_atomic_begin(unsigned long long* words, cudaStream_t stream) {
-  GPUPRIMS_CUDA_TRY(cudaMemsetAsync(words, 0xff, kTop2AtomicWorkspaceBytes, stream));
-  return Status::success;
-}
-
-Status top2_atomic_end(const unsigned long long* words, Top2* d_out, std::int64_t cols, cudaStream_t stream) {
-  top2_atomic_end_kernel<<<1, 1, 0, stream>>>(words, d_out, cols);
-  GPUPRIMS_LAUNCH_CHECK();
-  return Status::success;
-}
-
-Status write_empty_top2(Top2* d_out, cudaStream_t stream) {
-  top2_write_empty_kernel<<<1, 1, 0, stream>>>(d_out);
-  GPUPRIMS_LAUNCH_CHECK();
-  return Status::success;
-}
-
 }  // namespace detail
 
 namespace reduce {
@@ -105,7 +78,7 @@ std::size_t top2_argmin_workspace_bytes(std::int64_t rows, std::int64_t cols) no
   if (rows < 0 || cols < 0) return 0;
   std::int64_t items = 0;
   if (!detail::checked_mul(rows, cols, &items)) return 0;
-  return detail::top2_grid_workspace_bytes(detail::top2_blocks(rows, cols, 0));
+  return detail::Top2LastBlockMerge::workspace_bytes(detail::top2_blocks(rows, cols, 0));
 }
 
 Status top2_argmin(const float* d_in, std::int64_t rows, std::int64_t cols, std::int64_t ld, Top2* d_out,
@@ -120,8 +93,8 @@ Status top2_argmin(const float* d_in, std::int64_t rows, std::int64_t cols, std:
   if (rows == 0 || cols == 0) return write_empty_top2(d_out, stream);
 
   const std::int64_t blocks = top2_blocks(rows, cols, device->sm_count);
-  GPUPRIMS_CUDA_TRY(cudaMemsetAsync(d_workspace, 0, sizeof(unsigned int), stream));
-  const Top2GridArgs args = top2_grid_args(d_workspace, d_out, cols);
+  Top2LastBlockMerge::Args args{};
+  GPUPRIMS_TRY(Top2LastBlockMerge::begin(d_workspace, d_out, cols, stream, &args));
   const unsigned grid = static_cast<unsigned>(blocks);
   if (rows == 1 || ld == cols) {
     const std::int64_t count = rows * cols;
@@ -142,8 +115,7 @@ Status top2_argmin(const float* d_in, std::int64_t rows, std::int64_t cols, std:
                    cudaStream_t stream) {
   using namespace detail;
   GPUPRIMS_TRY(validate_top2(d_in, rows, cols, ld, d_out));
-  const DeviceInfo* device = nullptr;
-  GPUPRIMS_TRY(current_device_info(&device));
+  GPUPRIMS_TRY(require_device());
   const std::size_t bytes = top2_argmin_workspace_bytes(rows, cols);
   StreamScratch scratch(stream);
   GPUPRIMS_TRY(scratch.allocate(bytes));

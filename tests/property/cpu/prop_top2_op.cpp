@@ -10,7 +10,7 @@
 #include <cmath>
 #include <vector>
 
-#include "reduce/src/block/top2_op.hpp"
+#include "common/device/top2_order.hpp"
 
 namespace {
 

@@ -9,7 +9,7 @@
 #include <cstring>
 #include <limits>
 
-#include "reduce/src/block/top2_op.hpp"
+#include "common/device/top2_order.hpp"
 #include "reduce/src/top2_plan.hpp"
 #include "support/gpu.hpp"
 

@@ -7,16 +7,17 @@
 
 #include "common/src/math.hpp"
 #include "gemm/src/detail/gemm_call.hpp"
+#include "gemm/src/epilogue/output.hpp"
 
 namespace gpuprims::detail {
 
-__device__ __forceinline__ void take_k_range(GemmOperands& op, EpilogueParams& ep) {
+__device__ __forceinline__ void take_k_range(GemmOperands& op, OutputParams& out) {
   const std::int64_t y = blockIdx.y;
   const std::int64_t k0 = y * op.k_split;
   op.A += k0;
   op.B += k0 * op.ldb;
   op.k = min_of(op.k_split, op.k - k0);
-  ep.C += y * ep.split_stride;
+  out.C += y * out.split_stride;
 }
 
 }  // namespace gpuprims::detail

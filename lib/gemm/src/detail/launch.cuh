@@ -1,6 +1,6 @@
 #pragma once
 // Host-side launch plumbing shared by every rung: the 1D grid of output tiles, and picking the kernel
-// instantiation (float4 operand loads or not; plain or top-2 epilogue) that fits the call.
+// instantiation (float4 operand loads or not; the epilogue visitor) that fits the call.
 #include <climits>
 #include <type_traits>
 
@@ -9,6 +9,8 @@
 #include "common/src/cuda_check.hpp"
 #include "gemm/src/detail/gemm_call.hpp"
 #include "gemm/src/detail/tile_index.hpp"
+#include "gemm/src/epilogue/output.hpp"
+#include "gemm/src/epilogue/visitors.cuh"
 
 namespace gpuprims::detail {
 
@@ -23,34 +25,28 @@ inline Status tile_grid(const GemmCall& c, int bm, int bn, unsigned* blocks) {
   return Status::success;
 }
 
-template <EpilogueMode kMode>
-using ModeTag = std::integral_constant<EpilogueMode, kMode>;
-
-// Calls f(mode tag) for the call's epilogue instantiation.
-template <class F>
-void with_epilogue_mode(const GemmCall& c, F&& f) {
-  switch (c.mode) {
-    case EpilogueMode::store: f(ModeTag<EpilogueMode::store>{}); break;
-    case EpilogueMode::top2_packed: f(ModeTag<EpilogueMode::top2_packed>{}); break;
-    case EpilogueMode::top2_wide: f(ModeTag<EpilogueMode::top2_wide>{}); break;
-  }
+// A kernel's epilogue arguments for visitor V: the call's output and V's own arguments.
+template <class V>
+EpilogueParams<V> epilogue_params(const GemmCall& c) {
+  return EpilogueParams<V>{c.out, V::args_of(c.visit)};
 }
 
-// launch(mode) for rungs whose loads have no float4 form.
+// launch(visitor tag) for rungs whose loads have no float4 form: the kernel instantiated with the
+// call's epilogue visitor (VisitorTag<V>, visitors.cuh).
 template <class F>
 Status launch_by_epilogue(const GemmCall& c, F&& launch) {
-  with_epilogue_mode(c, launch);
+  with_visitor(c.epilogue, launch);
   GPUPRIMS_LAUNCH_CHECK();
   return Status::success;
 }
 
-// launch(kVec, mode) for rungs with float4 operand loads: the vector form only when the call's
+// launch(kVec, visitor tag) for rungs with float4 operand loads: the vector form only when the call's
 // pointers and leading dimensions allow it, else the scalar fallback for the whole call.
 template <class F>
 Status launch_by_vec_and_epilogue(const GemmCall& c, F&& launch) {
-  with_epilogue_mode(c, [&](auto mode) {
-    if (c.ab_vec4) launch(True{}, mode);
-    else launch(False{}, mode);
+  with_visitor(c.epilogue, [&](auto visitor) {
+    if (c.ab_vec4) launch(True{}, visitor);
+    else launch(False{}, visitor);
   });
   GPUPRIMS_LAUNCH_CHECK();
   return Status::success;

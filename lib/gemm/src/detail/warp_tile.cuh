@@ -8,7 +8,7 @@
 #include "gemm/src/detail/smem_layout.hpp"
 #include "gemm/src/detail/tile_load.cuh"
 #include "gemm/src/epilogue/epilogue.cuh"
-#include "reduce/src/block/warp_reduce.cuh"
+#include "common/device/warp_reduce.cuh"
 
 namespace gpuprims::detail {
 
@@ -192,8 +192,8 @@ __device__ __forceinline__ void for_each_vec4(const float (&acc)[Cfg::TM][Cfg::T
 // rows at a time, and reads them back with consecutive lanes on consecutive columns, so every store
 // (and every read of C when beta != 0) covers whole sectors whatever ldc is. `stage` holds at least
 // kWarps * 4 * WN floats that the main loop no longer needs; the block barrier below makes sure.
-template <class Cfg, EpilogueMode kMode>
-__device__ __forceinline__ void staged_warp_tile_epilogue(Epilogue<kMode>& epi, const float (&acc)[Cfg::TM][Cfg::TN],
+template <class Cfg, class Visitor>
+__device__ __forceinline__ void staged_warp_tile_epilogue(Epilogue<Visitor>& epi, const float (&acc)[Cfg::TM][Cfg::TN],
                                                           const WarpTilePosition<Cfg>& pos, std::int64_t row0,
                                                           std::int64_t col0, float* stage) {
   __syncthreads();  // every warp is done reading the main loop's last slab
@@ -230,27 +230,28 @@ constexpr int staged_epilogue_floats() {
 // Blocks whose tile lies inside C take the unchecked form (see Epilogue::interior), in the form the
 // call's store/beta choices fix (Epilogue::with_interior_form); the branches sit outside the loops so
 // each form's code is one contiguous run and an interior block fetches only its own.
-// The packed top-2 form of an interior tile computes (and stores) every value first and votes once
-// for the whole tile: one predicate instruction per result, and warps without a candidate - all but
-// the first few once the grid's bound is tight - skip the ranking entirely.
+// For a visitor that filters by vote (Visitor::kVotesPerTile: the packed top-2) an interior tile
+// computes (and stores) every value first and votes once for the whole tile: one predicate
+// instruction per result, and warps without a candidate - all but the first few once the grid's bound
+// is tight - skip the visit entirely.
 // A kernel compiled for a C without 16-byte accesses (kStagedC) takes the staged form, with `stage` its
 // shared memory; the others (and rung 8, whatever C) the per-thread forms below. A compile-time
 // choice: the staged form in the same kernel as the vector forms cost the vector kernels 3-10% on an
 // H100 (more registers, a larger body).
-template <class Cfg, bool kStagedC = false, EpilogueMode kMode>
-__device__ __forceinline__ void warp_tile_epilogue(Epilogue<kMode>& epi, const float (&acc)[Cfg::TM][Cfg::TN],
+template <class Cfg, bool kStagedC = false, class Visitor>
+__device__ __forceinline__ void warp_tile_epilogue(Epilogue<Visitor>& epi, const float (&acc)[Cfg::TM][Cfg::TN],
                                                    const WarpTilePosition<Cfg>& pos, std::int64_t row0,
                                                    std::int64_t col0, float* stage = nullptr) {
   if constexpr (kStagedC) {
     staged_warp_tile_epilogue<Cfg>(epi, acc, pos, row0, col0, stage);
   } else if (epi.interior(row0, col0, Cfg::BM, Cfg::BN)) {
-    if constexpr (kMode == EpilogueMode::top2_packed) {
+    if constexpr (Visitor::kVotesPerTile) {
       float values[Cfg::TM][Cfg::TN];
       bool candidate = false;
       epi.with_interior_form([&](auto store, auto beta) {
         for_each_vec4<Cfg>(acc, pos, row0, col0, [&](std::int64_t r, std::int64_t c, float4 a, int i, int j) {
           const float4 v = epi.value4(r, c, a, decltype(store)::value, decltype(beta)::value);
-          candidate |= epi.may_enter4(v);
+          candidate |= epi.visitor().may_take4(v);
           values[i][j] = v.x;
           values[i][j + 1] = v.y;
           values[i][j + 2] = v.z;
@@ -259,7 +260,7 @@ __device__ __forceinline__ void warp_tile_epilogue(Epilogue<kMode>& epi, const f
       });
       if (__any_sync(kFullMask, candidate))
         for_each_vec4<Cfg>(values, pos, row0, col0,
-                           [&](std::int64_t r, std::int64_t c, float4 v, int, int) { epi.rank4_packed(r, c, v); });
+                           [&](std::int64_t r, std::int64_t c, float4 v, int, int) { epi.visitor().take4(r, c, v); });
     } else {
       epi.with_interior_form([&](auto store, auto beta) {
         for_each_vec4<Cfg>(acc, pos, row0, col0, [&](std::int64_t r, std::int64_t c, float4 v, int, int) {

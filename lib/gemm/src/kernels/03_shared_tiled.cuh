@@ -11,9 +11,9 @@
 
 namespace gpuprims::detail {
 
-template <EpilogueMode kMode>
+template <class Visitor>
 __global__ void __launch_bounds__(SimpleTiling::kTile * SimpleTiling::kTile, 1)
-    shared_tiled_kernel(GemmOperands op, EpilogueParams ep) {
+    shared_tiled_kernel(GemmOperands op, EpilogueParams<Visitor> ep) {
   [[maybe_unused]] const auto [m, n, k, A, lda, B, ldb, k_split] = op;  // rungs 1-8 never split k
   constexpr int T = SimpleTiling::kTile;
   __shared__ float As[T][T];
@@ -23,7 +23,7 @@ __global__ void __launch_bounds__(SimpleTiling::kTile * SimpleTiling::kTile, 1)
   const int tx = threadIdx.x, ty = threadIdx.y;
   const std::int64_t row = tile.tm * T + ty;
   const std::int64_t col = tile.tn * T + tx;
-  const float prefetched = Epilogue<kMode>::prefetch(ep);
+  const float prefetched = Epilogue<Visitor>::prefetch(ep);
   float acc = 0.0f;
   for (std::int64_t k0 = 0; k0 < k; k0 += T) {
     As[ty][tx] = load_or_zero(A, lda, row, k0 + tx, m, k);
@@ -33,7 +33,7 @@ __global__ void __launch_bounds__(SimpleTiling::kTile * SimpleTiling::kTile, 1)
     for (int p = 0; p < T; ++p) acc += As[ty][p] * Bs[p][tx];
     __syncthreads();
   }
-  Epilogue<kMode> epi(ep, prefetched);
+  Epilogue<Visitor> epi(ep, prefetched);
   epi.apply1(row, col, acc);
   epi.template finish<T * T>(ty * T + tx);
 }
@@ -42,8 +42,9 @@ inline Status launch_shared_tiled(const GemmCall& c) {
   constexpr int T = SimpleTiling::kTile;
   unsigned blocks = 0;
   GPUPRIMS_TRY(tile_grid(c, T, T, &blocks));
-  return launch_by_epilogue(c, [&](auto mode) {
-    shared_tiled_kernel<decltype(mode)::value><<<blocks, dim3(T, T), 0, c.stream>>>(c.op, c.epi);
+  return launch_by_epilogue(c, [&](auto visitor) {
+    using V = typename decltype(visitor)::type;
+    shared_tiled_kernel<V><<<blocks, dim3(T, T), 0, c.stream>>>(c.op, epilogue_params<V>(c));
   });
 }
 

@@ -11,9 +11,9 @@
 
 namespace gpuprims::detail {
 
-template <EpilogueMode kMode>
+template <class Visitor>
 __global__ void __launch_bounds__(BlockTile1DConfig::kThreads)
-    blocktile_1d_kernel(GemmOperands op, EpilogueParams ep) {
+    blocktile_1d_kernel(GemmOperands op, EpilogueParams<Visitor> ep) {
   using Cfg = BlockTile1DConfig;
   constexpr int BM = Cfg::BM, BN = Cfg::BN, BK = Cfg::BK, TM = Cfg::TM;
   static_assert(BM * BK == Cfg::kThreads && BK * BN == Cfg::kThreads, "one A and one B element per thread");
@@ -28,7 +28,7 @@ __global__ void __launch_bounds__(BlockTile1DConfig::kThreads)
   const int a_row = tid / BK, a_col = tid % BK;
   const int b_row = tid / BN, b_col = tid % BN;
 
-  const float prefetched = Epilogue<kMode>::prefetch(ep);
+  const float prefetched = Epilogue<Visitor>::prefetch(ep);
   float acc[TM] = {};
   for (std::int64_t k0 = 0; k0 < k; k0 += BK) {
     As[a_row * BK + a_col] = load_or_zero(A, lda, row0 + a_row, k0 + a_col, m, k);
@@ -42,7 +42,7 @@ __global__ void __launch_bounds__(BlockTile1DConfig::kThreads)
     }
     __syncthreads();
   }
-  Epilogue<kMode> epi(ep, prefetched);
+  Epilogue<Visitor> epi(ep, prefetched);
 #pragma unroll
   for (int i = 0; i < TM; ++i) epi.apply1(row0 + thread_row * TM + i, col0 + thread_col, acc[i]);
   epi.template finish<Cfg::kThreads>(tid);
@@ -52,8 +52,9 @@ inline Status launch_blocktile_1d(const GemmCall& c) {
   using Cfg = BlockTile1DConfig;
   unsigned blocks = 0;
   GPUPRIMS_TRY(tile_grid(c, Cfg::BM, Cfg::BN, &blocks));
-  return launch_by_epilogue(c, [&](auto mode) {
-    blocktile_1d_kernel<decltype(mode)::value><<<blocks, Cfg::kThreads, 0, c.stream>>>(c.op, c.epi);
+  return launch_by_epilogue(c, [&](auto visitor) {
+    using V = typename decltype(visitor)::type;
+    blocktile_1d_kernel<V><<<blocks, Cfg::kThreads, 0, c.stream>>>(c.op, epilogue_params<V>(c));
   });
 }
 

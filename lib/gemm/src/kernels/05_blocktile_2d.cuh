@@ -11,9 +11,9 @@
 
 namespace gpuprims::detail {
 
-template <EpilogueMode kMode>
+template <class Visitor>
 __global__ void __launch_bounds__(BlockTile2DConfig::kThreads)
-    blocktile_2d_kernel(GemmOperands op, EpilogueParams ep) {
+    blocktile_2d_kernel(GemmOperands op, EpilogueParams<Visitor> ep) {
   using Cfg = BlockTile2DConfig;
   constexpr int BM = Cfg::BM, BN = Cfg::BN, BK = Cfg::BK, TM = Cfg::TM, TN = Cfg::TN;
   constexpr int kThreads = Cfg::kThreads;
@@ -30,7 +30,7 @@ __global__ void __launch_bounds__(BlockTile2DConfig::kThreads)
   const int b_row = tid / BN, b_col = tid % BN;
   constexpr int kARowStride = kThreads / BK, kBRowStride = kThreads / BN;
 
-  const float prefetched = Epilogue<kMode>::prefetch(ep);
+  const float prefetched = Epilogue<Visitor>::prefetch(ep);
   float acc[TM][TN] = {};
   float reg_m[TM], reg_n[TN];
   for (std::int64_t k0 = 0; k0 < k; k0 += BK) {
@@ -54,7 +54,7 @@ __global__ void __launch_bounds__(BlockTile2DConfig::kThreads)
     }
     __syncthreads();
   }
-  Epilogue<kMode> epi(ep, prefetched);
+  Epilogue<Visitor> epi(ep, prefetched);
 #pragma unroll
   for (int i = 0; i < TM; ++i)
 #pragma unroll
@@ -66,8 +66,9 @@ inline Status launch_blocktile_2d(const GemmCall& c) {
   using Cfg = BlockTile2DConfig;
   unsigned blocks = 0;
   GPUPRIMS_TRY(tile_grid(c, Cfg::BM, Cfg::BN, &blocks));
-  return launch_by_epilogue(c, [&](auto mode) {
-    blocktile_2d_kernel<decltype(mode)::value><<<blocks, Cfg::kThreads, 0, c.stream>>>(c.op, c.epi);
+  return launch_by_epilogue(c, [&](auto visitor) {
+    using V = typename decltype(visitor)::type;
+    blocktile_2d_kernel<V><<<blocks, Cfg::kThreads, 0, c.stream>>>(c.op, epilogue_params<V>(c));
   });
 }
 

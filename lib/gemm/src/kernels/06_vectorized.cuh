@@ -14,9 +14,9 @@
 
 namespace gpuprims::detail {
 
-template <class ATile, bool kVec, EpilogueMode kMode>
+template <class ATile, bool kVec, class Visitor>
 __global__ void __launch_bounds__(BlockTile2DConfig::kThreads)
-    vectorized_kernel(GemmOperands op, EpilogueParams ep) {
+    vectorized_kernel(GemmOperands op, EpilogueParams<Visitor> ep) {
   using Cfg = BlockTile2DConfig;
   constexpr int BM = Cfg::BM, BN = Cfg::BN, BK = Cfg::BK, TM = Cfg::TM, TN = Cfg::TN;
   constexpr int kThreads = Cfg::kThreads;
@@ -36,7 +36,7 @@ __global__ void __launch_bounds__(BlockTile2DConfig::kThreads)
   const float* b_src = B + static_cast<std::int64_t>(b_row) * ldb + col0 + b_c4;
   const bool a_row_ok = row0 + a_row < m;
 
-  const float prefetched = Epilogue<kMode>::prefetch(ep);
+  const float prefetched = Epilogue<Visitor>::prefetch(ep);
   float acc[TM][TN] = {};
   for (std::int64_t k0 = 0; k0 < k; k0 += BK) {
     const float4 a = load4_valid<kVec>(a_src + k0, a_row_ok, k - (k0 + a_k4));
@@ -62,7 +62,7 @@ __global__ void __launch_bounds__(BlockTile2DConfig::kThreads)
     }
     __syncthreads();
   }
-  Epilogue<kMode> epi(ep, prefetched);
+  Epilogue<Visitor> epi(ep, prefetched);
 #pragma unroll
   for (int i = 0; i < TM; ++i) {
     const std::int64_t r = row0 + thread_row * TM + i, c = col0 + thread_col * TN;
@@ -77,9 +77,10 @@ Status launch_vectorized(const GemmCall& c) {
   using Cfg = BlockTile2DConfig;
   unsigned blocks = 0;
   GPUPRIMS_TRY(tile_grid(c, Cfg::BM, Cfg::BN, &blocks));
-  return launch_by_vec_and_epilogue(c, [&](auto vec, auto mode) {
-    vectorized_kernel<ATile, decltype(vec)::value, decltype(mode)::value>
-        <<<blocks, Cfg::kThreads, 0, c.stream>>>(c.op, c.epi);
+  return launch_by_vec_and_epilogue(c, [&](auto vec, auto visitor) {
+    using V = typename decltype(visitor)::type;
+    vectorized_kernel<ATile, decltype(vec)::value, V>
+        <<<blocks, Cfg::kThreads, 0, c.stream>>>(c.op, epilogue_params<V>(c));
   });
 }
 

@@ -11,9 +11,9 @@
 
 namespace gpuprims::detail {
 
-template <class Cfg, bool kVec, EpilogueMode kMode>
+template <class Cfg, bool kVec, class Visitor>
 __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocksPerSm)
-    warptile_kernel(GemmOperands op, EpilogueParams ep) {
+    warptile_kernel(GemmOperands op, EpilogueParams<Visitor> ep) {
   using Loader = SlabLoader<Cfg, kVec>;
   __shared__ __align__(16) float As[Loader::ATile::kFloats];
   __shared__ __align__(16) float Bs[Cfg::BK * Cfg::BN];
@@ -25,7 +25,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocksPerSm)
   Loader loader(op, row0, col0, tid);
   const WarpTilePosition<Cfg> pos(tid);
 
-  const float prefetched = Epilogue<kMode>::prefetch(ep);
+  const float prefetched = Epilogue<Visitor>::prefetch(ep);
   float acc[Cfg::TM][Cfg::TN] = {};
   for (std::int64_t k_left = op.k; k_left > 0; k_left -= Cfg::BK) {
     loader.load(op, slab_depth<Cfg::BK>(k_left));
@@ -34,7 +34,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocksPerSm)
     warp_tile_fma<Cfg>(As, Bs, pos, acc);
     __syncthreads();
   }
-  Epilogue<kMode> epi(ep, prefetched);
+  Epilogue<Visitor> epi(ep, prefetched);
   warp_tile_epilogue<Cfg>(epi, acc, pos, row0, col0);
   epi.template finish<Cfg::kThreads>(tid);
 }
@@ -43,9 +43,10 @@ template <class Cfg>
 Status launch_warptile(const GemmCall& c) {
   unsigned blocks = 0;
   GPUPRIMS_TRY(tile_grid(c, Cfg::BM, Cfg::BN, &blocks));
-  return launch_by_vec_and_epilogue(c, [&](auto vec, auto mode) {
-    warptile_kernel<Cfg, decltype(vec)::value, decltype(mode)::value>
-        <<<blocks, Cfg::kThreads, 0, c.stream>>>(c.op, c.epi);
+  return launch_by_vec_and_epilogue(c, [&](auto vec, auto visitor) {
+    using V = typename decltype(visitor)::type;
+    warptile_kernel<Cfg, decltype(vec)::value, V>
+        <<<blocks, Cfg::kThreads, 0, c.stream>>>(c.op, epilogue_params<V>(c));
   });
 }
 

@@ -76,13 +76,13 @@ constexpr int double_buffered_smem_bytes() {
 
 // kVec: A and B take 16-byte loads; kStagedC: C does not take 16-byte accesses, so the epilogue goes
 // through shared memory (warp_tile.cuh).
-template <class Cfg, bool kVec, bool kStagedC, EpilogueMode kMode>
+template <class Cfg, bool kVec, bool kStagedC, class Visitor>
 __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocksPerSm)
-    double_buffered_kernel(GemmOperands op, EpilogueParams ep) {
-  // Dynamic, so a configuration may take 48 KB or more (static arrays stop at 48 KB).
+    double_buffered_kernel(GemmOperands op, EpilogueParams<Visitor> ep) {
+  // Dynamic: its size is the configuration's (double_buffered_smem_bytes), set at launch.
   extern __shared__ float4 smem_f4[];
   float* const smem = reinterpret_cast<float*>(smem_f4);
-  take_k_range(op, ep);  // the tuned rung's split-K plans run this kernel over several block rows
+  take_k_range(op, ep.out);  // the tuned rung's split-K plans run this kernel over several block rows
   allow_dependent_launch();  // a split-K reduction after this kernel may be scheduled early
 
   const TileCoord tile = tile_coord(blockIdx.x, ceil_div<std::int64_t>(op.m, Cfg::BM),
@@ -92,7 +92,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocksPerSm)
   SlabLoader<Cfg, kVec> loader(op, row0, col0, tid);
   const WarpTilePosition<Cfg> pos(tid);
 
-  const float prefetched = Epilogue<kMode>::prefetch(ep);
+  const float prefetched = Epilogue<Visitor>::prefetch(ep);
   float acc[Cfg::TM][Cfg::TN] = {};
   if constexpr (kVec) {
     if (slab_has_no_edge<Cfg, kVec>(op, row0, col0)) double_buffered_slabs<Cfg, true>(op, loader, smem, pos, acc);
@@ -100,7 +100,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocksPerSm)
   } else {
     double_buffered_slabs<Cfg, false>(op, loader, smem, pos, acc);
   }
-  Epilogue<kMode> epi(ep, prefetched);
+  Epilogue<Visitor> epi(ep, prefetched);
   static_assert(staged_epilogue_floats<Cfg>() <= double_buffered_smem_bytes<Cfg>() / 4, "staging fits");
   warp_tile_epilogue<Cfg, kStagedC>(epi, acc, pos, row0, col0, smem);
   epi.template finish<Cfg::kThreads>(tid);
@@ -111,26 +111,25 @@ Status launch_double_buffered(const GemmCall& c) {
   unsigned blocks = 0;
   GPUPRIMS_TRY(tile_grid(c, Cfg::BM, Cfg::BN, &blocks));
   constexpr int kSmem = double_buffered_smem_bytes<Cfg>();
-  Status attr = Status::success;
-  const auto launch = [&](auto vec, auto staged_c, auto mode) {
-    auto* kernel = &double_buffered_kernel<Cfg, decltype(vec)::value, decltype(staged_c)::value, decltype(mode)::value>;
-    // From 48 KB on a kernel must opt in to more dynamic shared memory (per device; cheap to repeat).
-    if constexpr (kSmem >= 48 * 1024) attr = status_from(cudaFuncSetAttribute(
-        kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem));
-    if (attr == Status::success) kernel<<<dim3(blocks, c.splits), Cfg::kThreads, kSmem, c.stream>>>(c.op, c.epi);
+  // A configuration of 48 KB or more would need the opt-in attribute (cudaFuncSetAttribute) first; no
+  // tuned configuration has needed it (tuning.hpp).
+  static_assert(kSmem < 48 * 1024, "opt in to more than 48 KB of dynamic shared memory before launching");
+  const auto launch = [&](auto vec, auto staged_c, auto visitor) {
+    using V = typename decltype(visitor)::type;
+    double_buffered_kernel<Cfg, decltype(vec)::value, decltype(staged_c)::value, V>
+        <<<dim3(blocks, c.splits), Cfg::kThreads, kSmem, c.stream>>>(c.op, epilogue_params<V>(c));
   };
-  const Status launched = launch_by_vec_and_epilogue(c, [&](auto vec, auto mode) {
-    if (c.epi.c_vec4) launch(vec, False{}, mode);
-    else launch(vec, True{}, mode);
+  return launch_by_vec_and_epilogue(c, [&](auto vec, auto visitor) {
+    if (c.out.c_vec4) launch(vec, False{}, visitor);
+    else launch(vec, True{}, visitor);
   });
-  return attr != Status::success ? attr : launched;
 }
 
-// Resident blocks per SM of the store-mode kernel (the cost model's occupancy).
+// Resident blocks per SM of the store-only kernel (the cost model's occupancy).
 template <class Cfg>
 Status double_buffered_occupancy(int* blocks_per_sm) {
   return status_from(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-      blocks_per_sm, double_buffered_kernel<Cfg, true, false, EpilogueMode::store>, Cfg::kThreads,
+      blocks_per_sm, double_buffered_kernel<Cfg, true, false, StoreOnlyVisitor>, Cfg::kThreads,
       double_buffered_smem_bytes<Cfg>()));
 }
 

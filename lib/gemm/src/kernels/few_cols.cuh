@@ -16,21 +16,21 @@
 #include "gemm/src/detail/tile_load.cuh"
 #include "gemm/src/epilogue/epilogue.cuh"
 #include "gemm/src/tuning.hpp"
-#include "reduce/src/block/warp_reduce.cuh"
+#include "common/device/warp_reduce.cuh"
 
 namespace gpuprims::detail {
 
-template <int kCols, bool kVec, EpilogueMode kMode>
-__global__ void __launch_bounds__(FewColsShape::kThreads) few_cols_kernel(GemmOperands op, EpilogueParams ep) {
+template <int kCols, bool kVec, class Visitor>
+__global__ void __launch_bounds__(FewColsShape::kThreads) few_cols_kernel(GemmOperands op, EpilogueParams<Visitor> ep) {
   using S = FewColsShape;
   constexpr int kChunk = S::chunk(kCols), kPitch = kChunk + 4;  // pitch keeps float4 rows aligned
   constexpr int kR = S::rows_per_warp(kCols);
-  take_k_range(op, ep);
+  take_k_range(op, ep.out);
   allow_dependent_launch();  // a split-K reduction after this kernel may be scheduled early
   __shared__ __align__(16) float Bt[kCols * kPitch];
   const int warp = threadIdx.x / kWarpSize, lane = threadIdx.x % kWarpSize;
   const std::int64_t row0 = static_cast<std::int64_t>(blockIdx.x) * S::rows_per_block(kCols) + warp * kR;
-  const float prefetched = Epilogue<kMode>::prefetch(ep);
+  const float prefetched = Epilogue<Visitor>::prefetch(ep);
   float acc[kR][kCols] = {};
 
   for (std::int64_t k0 = 0; k0 < op.k; k0 += kChunk) {
@@ -74,7 +74,7 @@ __global__ void __launch_bounds__(FewColsShape::kThreads) few_cols_kernel(GemmOp
         acc[r][c] += __shfl_xor_sync(kFullMask, acc[r][c], offset);
   // Lane l applies results l, l + 32, ... of the warp's kR x kCols (compile-time indices: no local
   // memory); entries past m or n are ignored by the epilogue.
-  Epilogue<kMode> epi(ep, prefetched);
+  Epilogue<Visitor> epi(ep, prefetched);
 #pragma unroll
   for (int i = 0; i < kR * kCols; ++i)
     if (i % kWarpSize == lane) epi.apply1(row0 + i / kCols, i % kCols, acc[i / kCols][i % kCols]);
@@ -85,16 +85,17 @@ template <int kCols>
 Status launch_few_cols(const GemmCall& c) {
   const std::int64_t blocks = ceil_div<std::int64_t>(c.op.m, FewColsShape::rows_per_block(kCols));
   if (c.op.n > kCols || blocks <= 0 || blocks > INT_MAX) return Status::unsupported;
-  return launch_by_vec_and_epilogue(c, [&](auto vec, auto mode) {
-    few_cols_kernel<kCols, decltype(vec)::value, decltype(mode)::value>
-        <<<dim3(static_cast<unsigned>(blocks), c.splits), FewColsShape::kThreads, 0, c.stream>>>(c.op, c.epi);
+  return launch_by_vec_and_epilogue(c, [&](auto vec, auto visitor) {
+    using V = typename decltype(visitor)::type;
+    few_cols_kernel<kCols, decltype(vec)::value, V>
+        <<<dim3(static_cast<unsigned>(blocks), c.splits), FewColsShape::kThreads, 0, c.stream>>>(c.op, epilogue_params<V>(c));
   });
 }
 
 template <int kCols>
 Status few_cols_occupancy(int* blocks_per_sm) {
   return status_from(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-      blocks_per_sm, few_cols_kernel<kCols, true, EpilogueMode::store>, FewColsShape::kThreads, 0));
+      blocks_per_sm, few_cols_kernel<kCols, true, StoreOnlyVisitor>, FewColsShape::kThreads, 0));
 }
 
 }  // namespace gpuprims::detail

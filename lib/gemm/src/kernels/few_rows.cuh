@@ -18,7 +18,7 @@
 #include "gemm/src/detail/tile_load.cuh"
 #include "gemm/src/epilogue/epilogue.cuh"
 #include "gemm/src/tuning.hpp"
-#include "reduce/src/block/warp_reduce.cuh"
+#include "common/device/warp_reduce.cuh"
 
 namespace gpuprims::detail {
 
@@ -30,19 +30,19 @@ __device__ __forceinline__ void fma4(float (&acc)[4], float a, const float4 b) {
   acc[3] = fmaf(a, b.w, acc[3]);
 }
 
-template <int kRows, bool kVec, EpilogueMode kMode>
-__global__ void __launch_bounds__(FewRowsShape::kThreads) few_rows_kernel(GemmOperands op, EpilogueParams ep) {
+template <int kRows, bool kVec, class Visitor>
+__global__ void __launch_bounds__(FewRowsShape::kThreads) few_rows_kernel(GemmOperands op, EpilogueParams<Visitor> ep) {
   using S = FewRowsShape;
   constexpr int kUnroll = S::unroll(kRows);
   constexpr int kWarps = S::kThreads / kWarpSize;
-  take_k_range(op, ep);
+  take_k_range(op, ep.out);
   allow_dependent_launch();  // a split-K reduction after this kernel may be scheduled early
   __shared__ __align__(16) float As[kRows * S::kChunk];
   const int tid = threadIdx.x, warp = tid / kWarpSize, lane = tid % kWarpSize;
   const std::int64_t col = static_cast<std::int64_t>(blockIdx.x) * S::kCols + lane * 4;
   const std::int64_t cols_left = op.n - col;
   const int cols = static_cast<int>(cols_left < 0 ? 0 : (cols_left > 4 ? 4 : cols_left));
-  const float prefetched = Epilogue<kMode>::prefetch(ep);
+  const float prefetched = Epilogue<Visitor>::prefetch(ep);
   float acc[kRows][4] = {};
 
   for (std::int64_t k0 = 0; k0 < op.k; k0 += S::kChunk) {
@@ -83,7 +83,7 @@ __global__ void __launch_bounds__(FewRowsShape::kThreads) few_rows_kernel(GemmOp
   constexpr int kGroup = kRows / 4;
   static_assert(kGroup <= kWarps && kWarps * kGroup * kWarpSize * 4 <= kRows * S::kChunk, "sums fit in As");
   float4* const sums = reinterpret_cast<float4*>(As);
-  Epilogue<kMode> epi(ep, prefetched);
+  Epilogue<Visitor> epi(ep, prefetched);
 #pragma unroll
   for (int r0 = 0; r0 < kRows; r0 += kGroup) {
     __syncthreads();  // As is free: the k loop is done, or the previous group has been read
@@ -112,16 +112,17 @@ template <int kRows>
 Status launch_few_rows(const GemmCall& c) {
   const std::int64_t blocks = ceil_div<std::int64_t>(c.op.n, FewRowsShape::kCols);
   if (c.op.m > kRows || blocks <= 0 || blocks > INT_MAX) return Status::unsupported;
-  return launch_by_vec_and_epilogue(c, [&](auto vec, auto mode) {
-    few_rows_kernel<kRows, decltype(vec)::value, decltype(mode)::value>
-        <<<dim3(static_cast<unsigned>(blocks), c.splits), FewRowsShape::kThreads, 0, c.stream>>>(c.op, c.epi);
+  return launch_by_vec_and_epilogue(c, [&](auto vec, auto visitor) {
+    using V = typename decltype(visitor)::type;
+    few_rows_kernel<kRows, decltype(vec)::value, V>
+        <<<dim3(static_cast<unsigned>(blocks), c.splits), FewRowsShape::kThreads, 0, c.stream>>>(c.op, epilogue_params<V>(c));
   });
 }
 
 template <int kRows>
 Status few_rows_occupancy(int* blocks_per_sm) {
   return status_from(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-      blocks_per_sm, few_rows_kernel<kRows, true, EpilogueMode::store>, FewRowsShape::kThreads, 0));
+      blocks_per_sm, few_rows_kernel<kRows, true, StoreOnlyVisitor>, FewRowsShape::kThreads, 0));
 }
 
 }  // namespace gpuprims::detail

@@ -12,7 +12,7 @@
 #include "gemm/src/detail/launch.cuh"
 #include "gemm/src/epilogue/epilogue.cuh"
 #include "gemm/src/plan.hpp"
-#include "reduce/src/block/warp_reduce.cuh"
+#include "common/device/warp_reduce.cuh"
 
 namespace gpuprims::detail {
 
@@ -63,22 +63,22 @@ __device__ __forceinline__ T sum_of_splits(const SplitPartials& parts, const flo
 // group, consecutive groups on consecutive columns, so its stores still cover whole sectors. The loop
 // runs while any lane of the warp has an output (the shuffles need the whole warp); lane 0 of each
 // group applies the epilogue.
-template <int kLanes, EpilogueMode kMode>
-__device__ __forceinline__ void reduce_splits(const SplitPartials& parts, const EpilogueParams& ep, Epilogue<kMode>& epi) {
+template <int kLanes, class Visitor>
+__device__ __forceinline__ void reduce_splits(const SplitPartials& parts, const OutputParams& out, Epilogue<Visitor>& epi) {
   constexpr int kGroups = kSplitKReduceThreads / kLanes;
   const int g = threadIdx.x % kLanes;
   const std::int64_t warp_first = static_cast<std::int64_t>(blockIdx.x) * kGroups + (threadIdx.x / kWarpSize) * (kWarpSize / kLanes);
   const std::int64_t mine = threadIdx.x % kWarpSize / kLanes;
   const std::int64_t step = static_cast<std::int64_t>(gridDim.x) * kGroups;
   if (epi.vector_c()) {
-    const std::int64_t per_row = ceil_div<std::int64_t>(ep.n, 4);
-    for (std::int64_t base = warp_first; base < ep.m * per_row; base += step) {
+    const std::int64_t per_row = ceil_div<std::int64_t>(out.n, 4);
+    for (std::int64_t base = warp_first; base < out.m * per_row; base += step) {
       const std::int64_t q = base + mine;
-      const bool valid = q < ep.m * per_row;
+      const bool valid = q < out.m * per_row;
       const std::int64_t r = valid ? q / per_row : 0, c = valid ? (q - r * per_row) * 4 : 0;
       // A row's last float4 may reach into the padding up to ldw, which no split wrote: there, only
       // the columns that exist are read (as a branch inside the load, so the shuffles stay converged).
-      const std::int64_t cols = ep.n - c;
+      const std::int64_t cols = out.n - c;
       const Sum4 sum = sum_of_splits<kLanes, Sum4>(parts, parts.base + r * parts.ldw + c, g, valid, [cols](const float* p) {
         if (cols >= 4) return Sum4{__ldcs(reinterpret_cast<const float4*>(p))};
         return Sum4{make_float4(__ldcs(p), cols > 1 ? __ldcs(p + 1) : 0.0f, cols > 2 ? __ldcs(p + 2) : 0.0f, 0.0f)};
@@ -86,10 +86,10 @@ __device__ __forceinline__ void reduce_splits(const SplitPartials& parts, const 
       if (valid && g == 0) epi.apply4(r, c, sum.v);
     }
   } else {
-    for (std::int64_t base = warp_first; base < ep.m * ep.n; base += step) {
+    for (std::int64_t base = warp_first; base < out.m * out.n; base += step) {
       const std::int64_t e = base + mine;
-      const bool valid = e < ep.m * ep.n;
-      const std::int64_t r = valid ? e / ep.n : 0, c = valid ? e - r * ep.n : 0;
+      const bool valid = e < out.m * out.n;
+      const std::int64_t r = valid ? e / out.n : 0, c = valid ? e - r * out.n : 0;
       const float sum = sum_of_splits<kLanes, float>(parts, parts.base + r * parts.ldw + c, g, valid,
                                                      [](const float* p) { return __ldcs(p); });
       if (valid && g == 0) epi.apply1(r, c, sum);
@@ -97,12 +97,12 @@ __device__ __forceinline__ void reduce_splits(const SplitPartials& parts, const 
   }
 }
 
-template <int kLanes, EpilogueMode kMode>
-__global__ void __launch_bounds__(kSplitKReduceThreads) split_k_reduce_kernel(SplitPartials parts, EpilogueParams ep) {
+template <int kLanes, class Visitor>
+__global__ void __launch_bounds__(kSplitKReduceThreads) split_k_reduce_kernel(SplitPartials parts, EpilogueParams<Visitor> ep) {
   wait_for_prerequisite_grid();  // launched as a dependent of the kernel that wrote the partials
-  const float prefetched = Epilogue<kMode>::prefetch(ep);
-  Epilogue<kMode> epi(ep, prefetched);
-  reduce_splits<kLanes>(parts, ep, epi);
+  const float prefetched = Epilogue<Visitor>::prefetch(ep);
+  Epilogue<Visitor> epi(ep, prefetched);
+  reduce_splits<kLanes>(parts, ep.out, epi);
   epi.template finish<kSplitKReduceThreads>(threadIdx.x);
 }
 
@@ -110,9 +110,11 @@ template <int kLanes>
 cudaError_t launch_split_k_reduce_with(const GemmCall& c, const SplitPartials& parts, unsigned blocks,
                                        bool dependent) {
   cudaError_t err = cudaSuccess;
-  with_epilogue_mode(c, [&](auto mode) {
-    err = launch_maybe_dependent(&split_k_reduce_kernel<kLanes, decltype(mode)::value>, dim3(blocks),
-                                 dim3(kSplitKReduceThreads), c.stream, dependent, parts, c.epi);
+  with_visitor(c.epilogue, [&](auto visitor) {
+    using V = typename decltype(visitor)::type;
+    err = launch_maybe_dependent(&split_k_reduce_kernel<kLanes, V>, dim3(blocks),
+                                 dim3(kSplitKReduceThreads), c.stream, dependent, parts,
+                                 epilogue_params<V>(c));
   });
   return err;
 }

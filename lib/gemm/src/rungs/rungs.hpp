@@ -1,9 +1,11 @@
 #pragma once
-// The dispatch entries each rung's translation unit defines: its launcher and its output tile shape
-// (the tile shape sizes the top-2 workspace: one partial per block), and for the tuned rung's paths
-// what its pick (cost_model.hpp) needs to know of each kernel.
+// What dispatch knows of a kernel: its launcher and its output tile shape (the tile shape sizes the
+// top-2 workspace: one partial per block), and for the tuned rung's paths what its pick
+// (cost_model.hpp) needs to know of each kernel. The ladder registry (rungs/ladder.cu) holds one per
+// public algorithm; the tuned rung's paths are listed by tuned_paths().
 #include <array>
 
+#include <gpuprims/gemm.hpp>
 #include <gpuprims/status.hpp>
 
 #include "gemm/src/detail/gemm_call.hpp"
@@ -28,15 +30,15 @@ struct RungEntry {
   Status (*occupancy)(int* blocks_per_sm) = nullptr;  // resident blocks per SM (store-mode kernel)
 };
 
-extern const RungEntry kNaiveRung;
-extern const RungEntry kCoalescedRung;
-extern const RungEntry kSharedTiledRung;
-extern const RungEntry kBlockTile1DRung;
-extern const RungEntry kBlockTile2DRung;
-extern const RungEntry kVectorizedRung;
-extern const RungEntry kBankConflictFreeRung;
-extern const RungEntry kWarptileRung;
-extern const RungEntry kDoubleBufferedRung;
+// A line of the ladder registry (rungs/ladder.cu): a public algorithm and the path it runs (for
+// tuned, a path without a launcher: the cost model picks among tuned_paths()).
+struct LadderRung {
+  gemm::Algorithm algo;
+  RungEntry path;
+};
+
+// The registry line of algo; nullptr for a value outside the enum.
+const LadderRung* ladder_rung(gemm::Algorithm algo);
 
 // The tuned rung's paths: rung 9's kernel in several tile shapes, and the narrow-output kernels.
 extern const RungEntry kTunedConfigs[kNumTunedConfigs];

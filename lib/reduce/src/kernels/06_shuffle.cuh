@@ -5,7 +5,7 @@
 // The default variant.
 #include <cstdint>
 
-#include "reduce/src/block/block_reduce.cuh"
+#include "common/device/block_reduce.cuh"
 #include "reduce/src/block/sum_op.hpp"
 #include "reduce/src/kernels/thread_load.cuh"
 #include "reduce/src/plan.hpp"

@@ -1,6 +1,7 @@
 #pragma once
-// Warp-level building blocks: a shuffle that moves any trivially copyable value, and a warp reduction
-// with any associative operator. Used by the shuffle rung and by the GEMM's top-2 epilogue.
+// Warp-level building blocks of the shared device layer: a shuffle that moves any trivially copyable
+// value, and a warp reduction with any associative operator. reduce's shuffle rung, the grid merges of
+// the top-2 (this folder) and gemm's narrow paths and split-K reduction build on it.
 #include <cstdint>
 #include <cstring>
 #include <type_traits>

@@ -2,7 +2,7 @@
 // Block-level reduction built on the warp reduction: each warp reduces, warp results meet in shared
 // memory, and the first warp reduces those. The result is valid in thread 0. Every thread of the block
 // must call it; it ends with a barrier, so it may be called again right away.
-#include "reduce/src/block/warp_reduce.cuh"
+#include "common/device/warp_reduce.cuh"
 
 namespace gpuprims::detail {
 

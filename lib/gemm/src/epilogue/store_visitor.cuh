@@ -1,0 +1,47 @@
+#pragma once
+// The visitor of a plain GEMM: the epilogue stores C (epilogue.cuh) and looks at nothing else. Every
+// hook is empty, so a store-only kernel compiles to the stores alone.
+//
+// The visitor interface (every visitor has these; epilogue.cuh calls them):
+//   Args                           what the kernel receives (EpilogueParams::visit)
+//   kVotesPerTile                  interior tiles compute all their values, then ask may_take4 once
+//                                  per warp before take4 (a filter that rejects most values cheaply)
+//   workspace_bytes(blocks)        host: its part of the call's workspace for a grid of `blocks`
+//   begin(start, &args), end(...)  host: before the first and after the last launch of the call
+//   args_of(VisitorArgs)           host: its member of the call's arguments
+//   prefetch(args)                 device: a value read at kernel start, before the main loop
+//   V(args, n, prefetched)         device: constructed after the main loop
+//   visit(v, r, c)                 one result at (r, c), inside the m x n output
+//   visit4(r, c, float4)           four results at (r, c..c+3), inside the output, the warp converged
+//   may_take4 / take4              the two halves of visit4, for kVotesPerTile visitors
+//   finish<kThreads>(tid)          every thread, once, after its last visit, the warp converged
+#include <cstddef>
+#include <cstdint>
+
+#include <gpuprims/status.hpp>
+
+#include "gemm/src/epilogue/visitor_args.hpp"
+
+namespace gpuprims::detail {
+
+class StoreOnlyVisitor {
+ public:
+  struct Args {};
+  static constexpr bool kVotesPerTile = false;
+
+  static std::size_t workspace_bytes(std::int64_t) { return 0; }
+  static Status begin(const EpilogueStart&, VisitorArgs*) { return Status::success; }
+  static Status end(const EpilogueStart&, const VisitorArgs&) { return Status::success; }
+  static Args args_of(const VisitorArgs&) { return Args{}; }
+
+  __device__ static float prefetch(const Args&) { return 0.0f; }
+  __device__ StoreOnlyVisitor(const Args&, std::int64_t, float) {}
+  __device__ __forceinline__ void visit(float, std::int64_t, std::int64_t) {}
+  __device__ __forceinline__ void visit4(std::int64_t, std::int64_t, float4) {}
+  __device__ __forceinline__ bool may_take4(float4) const { return false; }
+  __device__ __forceinline__ void take4(std::int64_t, std::int64_t, float4) {}
+  template <int kThreads>
+  __device__ __forceinline__ void finish(int) {}
+};
+
+}  // namespace gpuprims::detail

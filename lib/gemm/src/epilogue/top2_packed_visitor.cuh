@@ -1,0 +1,72 @@
+#pragma once
+// The fused top-2 for outputs with fewer than 2^32 entries (any GEMM up to 65535 x 65535): each thread
+// ranks its results into a pair of packed (order key, 32-bit index) words with branch-free min/max,
+// and warps push their pairs into the grid's two words by atomics (common/device/
+// top2_atomic_merge.cuh). Values above the grid's bound - read once at kernel start, so the read's
+// latency passes during the main loop - cannot enter the result and are skipped.
+#include <cstddef>
+#include <cstdint>
+
+#include <gpuprims/status.hpp>
+
+#include "common/device/top2_atomic_merge.cuh"
+#include "common/device/top2_order.hpp"
+#include "gemm/src/epilogue/visitor_args.hpp"
+
+namespace gpuprims::detail {
+
+class Top2PackedVisitor {
+ public:
+  using Args = Top2AtomicMerge::Args;
+  static constexpr bool kVotesPerTile = true;
+
+  static std::size_t workspace_bytes(std::int64_t) { return Top2AtomicMerge::workspace_bytes(); }
+  static Status begin(const EpilogueStart& s, VisitorArgs* args) {
+    return Top2AtomicMerge::begin(s.workspace, s.stream, &args->top2_packed);
+  }
+  static Status end(const EpilogueStart& s, const VisitorArgs& args) {
+    return Top2AtomicMerge::end(args.top2_packed, s.top2, s.cols, s.stream);
+  }
+  static Args args_of(const VisitorArgs& args) { return args.top2_packed; }
+
+  __device__ static float prefetch(const Args& args) { return top2_atomic_bound(args); }
+  __device__ Top2PackedVisitor(const Args& args, std::int64_t n, float prefetched)
+      : args_(args), n_(static_cast<std::uint32_t>(n)), bound_(prefetched) {}
+
+  __device__ __forceinline__ void visit(float v, std::int64_t r, std::int64_t c) {
+    if (top2_may_enter(v, bound_)) pair_.add(PackedTop2::pack(order_key(v), index(r, c)));
+  }
+  // One vote per four results: past the first blocks almost no warp has a candidate, so the ranking
+  // is skipped as a whole (a warp-uniform branch, not predicated code).
+  __device__ __forceinline__ void visit4(std::int64_t r, std::int64_t c, float4 v) {
+    if (__any_sync(__activemask(), may_take4(v))) take4(r, c, v);
+  }
+  __device__ __forceinline__ bool may_take4(float4 v) const {
+    return top2_may_enter(v.x, bound_) | top2_may_enter(v.y, bound_) | top2_may_enter(v.z, bound_) |
+           top2_may_enter(v.w, bound_);
+  }
+  __device__ __forceinline__ void take4(std::int64_t r, std::int64_t c, float4 v) {
+    const std::uint32_t i = index(r, c);
+    pair_.add(PackedTop2::pack(order_key(v.x), i));
+    pair_.add(PackedTop2::pack(order_key(v.y), i + 1));
+    pair_.add(PackedTop2::pack(order_key(v.z), i + 2));
+    pair_.add(PackedTop2::pack(order_key(v.w), i + 3));
+  }
+  template <int kThreads>
+  __device__ __forceinline__ void finish(int) {
+    top2_atomic_push_warp(pair_, args_);
+  }
+
+ private:
+  // Row-major linear index; exact in 32 bits because the output has fewer than 2^32 entries.
+  __device__ __forceinline__ std::uint32_t index(std::int64_t r, std::int64_t c) const {
+    return static_cast<std::uint32_t>(r) * n_ + static_cast<std::uint32_t>(c);
+  }
+
+  Args args_;
+  std::uint32_t n_;
+  float bound_;  // entries above it cannot enter the grid's result
+  PackedTop2 pair_;
+};
+
+}  // namespace gpuprims::detail

@@ -1,0 +1,38 @@
+#pragma once
+// The host's view of the epilogue visitors (visitors.cuh): which one a call runs, and the arguments
+// each receives. Plain C++, so the launch request (detail/gemm_call.hpp) can carry them.
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+
+#include <gpuprims/top2.hpp>
+
+#include "common/device/top2_atomic_merge.cuh"
+#include "common/device/top2_last_block_merge.cuh"
+
+namespace gpuprims::detail {
+
+// Which visitor a kernel's epilogue is compiled with: none (C stored only), or the fused top-2, with
+// packed (key, 32-bit index) words merged by atomics when the output has fewer than 2^32 entries,
+// else with 64-bit indices merged by the last block.
+// Separate instantiations keep each kernel's code to what it runs (one kernel holding both ranking
+// paths was measured 12% slower on an H200 from instruction-fetch stalls alone).
+enum class EpilogueKind { store, top2_packed, top2_wide };
+
+// The visitors' arguments: a call sets the member of its kind (its visitor's begin() does), the others
+// stay empty.
+struct VisitorArgs {
+  Top2AtomicMerge::Args top2_packed{};
+  Top2LastBlockMerge::Args top2_wide{};
+};
+
+// What a visitor's host steps (begin before the first launch, end after the last) work with: the
+// call's workspace (the visitor's part of it, 16-byte aligned), its outputs beyond C, and the stream.
+struct EpilogueStart {
+  void* workspace;
+  Top2* top2;          // the fused top-2's result (device memory); null for a store-only call
+  std::int64_t cols;   // n: linear indices back into (row, col)
+  cudaStream_t stream;
+};
+
+}  // namespace gpuprims::detail

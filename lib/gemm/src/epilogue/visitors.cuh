@@ -1,0 +1,29 @@
+#pragma once
+// Every epilogue visitor, and the one place an EpilogueKind becomes a visitor type. Adding a visitor:
+// its file, its EpilogueKind value and VisitorArgs member (visitor_args.hpp), and a case here.
+#include <type_traits>
+
+#include "gemm/src/epilogue/store_visitor.cuh"
+#include "gemm/src/epilogue/top2_packed_visitor.cuh"
+#include "gemm/src/epilogue/top2_wide_visitor.cuh"
+#include "gemm/src/epilogue/visitor_args.hpp"
+
+namespace gpuprims::detail {
+
+template <class V>
+struct VisitorTag {
+  using type = V;
+};
+
+// Calls f(VisitorTag<V>{}) with the visitor type of `kind`.
+template <class F>
+decltype(auto) with_visitor(EpilogueKind kind, F&& f) {
+  switch (kind) {
+    case EpilogueKind::top2_packed: return f(VisitorTag<Top2PackedVisitor>{});
+    case EpilogueKind::top2_wide: return f(VisitorTag<Top2WideVisitor>{});
+    case EpilogueKind::store: break;
+  }
+  return f(VisitorTag<StoreOnlyVisitor>{});
+}
+
+}  // namespace gpuprims::detail
