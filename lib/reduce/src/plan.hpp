@@ -46,7 +46,7 @@ GPUPRIMS_HD constexpr std::int64_t ceil_div_i64(std::int64_t a, std::int64_t b) 
 
 GPUPRIMS_HD constexpr bool valid_algorithm(Algorithm algo) {
   return static_cast<int>(algo) >= 0 &&
-         static_cast<int>(algo) < static_cast<int>(sizeof(kAllAlgorithms) / sizeof(kAllAlgorithms[0]));
+         static_cast<int>(algo) < static_cast<int>(kAllAlgorithms.size());
 }
 
 GPUPRIMS_HD constexpr LoadShape load_shape(Algorithm algo) {

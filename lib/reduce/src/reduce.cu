@@ -29,7 +29,7 @@ namespace {
 
 using ::gpuprims::detail::DeviceInfo;
 constexpr int kThreads = ReduceTuning::kThreads;
-constexpr int kAlgorithmCount = static_cast<int>(sizeof(kAllAlgorithms) / sizeof(kAllAlgorithms[0]));
+constexpr int kAlgorithmCount = static_cast<int>(kAllAlgorithms.size());
 
 // Every rung's kernel has this signature: out[blockIdx.x] = the block's sum of its share of in[0, n).
 using SumKernel = void (*)(const float*, std::int64_t, float*);

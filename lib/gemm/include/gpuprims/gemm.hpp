@@ -3,6 +3,7 @@
 // ladder selectable, and a fused top-2 argmin epilogue. Plain C++17 header.
 #include <cuda_runtime_api.h>
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 
@@ -12,58 +13,74 @@
 
 namespace gpuprims::gemm {
 
-enum class Algorithm { naive, coalesced, shared_tiled, blocktile_1d, blocktile_2d, vectorized,
-                       bank_conflict_free, warptile, double_buffered, tuned };
+//! The rungs of the SGEMM ladder, each selectable (docs/ARCHITECTURE.md says what each adds). `tuned`
+//! is the fastest: a cost model picks, per shape, among tile shapes, k splits and narrow-output
+//! kernels. The others are the ladder's steps, kept for study and comparison.
+enum class Algorithm {
+  naive,               //!< one thread per output, uncoalesced
+  coalesced,           //!< one thread per output, coalesced
+  shared_tiled,        //!< 32 x 32 tiles through shared memory
+  blocktile_1d,        //!< each thread computes 8 outputs of a column
+  blocktile_2d,        //!< each thread computes an 8 x 8 register tile
+  vectorized,          //!< 16-byte loads and stores
+  bank_conflict_free,  //!< swizzled shared layout
+  warptile,            //!< warp tiles
+  double_buffered,     //!< two shared-memory stages
+  tuned,               //!< the cost model's pick (split-K, narrow paths); the default
+};
 
-// Every rung, in ladder order.
-inline constexpr Algorithm kAllAlgorithms[] = {
-    Algorithm::naive,        Algorithm::coalesced,  Algorithm::shared_tiled,       Algorithm::blocktile_1d,
-    Algorithm::blocktile_2d, Algorithm::vectorized, Algorithm::bank_conflict_free, Algorithm::warptile,
-    Algorithm::double_buffered, Algorithm::tuned};
+//! Every rung, in ladder order (every enum value from naive to tuned, which stays last).
+inline constexpr auto kAllAlgorithms = [] {
+  std::array<Algorithm, static_cast<std::size_t>(Algorithm::tuned) + 1> all{};
+  for (std::size_t i = 0; i < all.size(); ++i) all[i] = static_cast<Algorithm>(i);
+  return all;
+}();
 
-// "naive", "coalesced", ...; "unknown" for a value outside the enum.
+//! "naive", "coalesced", ...; "unknown" for a value outside the enum.
 GPUPRIMS_API const char* name(Algorithm algo) noexcept;
 
-// Row-major: C[m x n] = alpha * A[m x k] * B[k x n] + beta * C. lda, ldb, ldc are row strides in
-// elements (lda >= max(1, k), ldb >= max(1, n), ldc >= max(1, n)). beta == 0 never reads C (NaN in C
-// does not leak). k == 0 or alpha == 0 gives C = beta * C without reading A or B. All pointers are
-// device pointers, 4-byte aligned; pointers that no element is read from or written to may be null.
-// The tuned algorithm may split k over several blocks for outputs too small to fill the GPU; the
-// partial products are then summed in a fixed order, so results stay bitwise reproducible. The
-// scratch for them comes from the stream-ordered allocator (cudaMallocAsync) in this form.
+//! Row-major: C[m x n] = alpha * A[m x k] * B[k x n] + beta * C. lda, ldb, ldc are row strides in
+//! elements (lda >= max(1, k), ldb >= max(1, n), ldc >= max(1, n)). beta == 0 never reads C (NaN in C
+//! does not leak). k == 0 or alpha == 0 gives C = beta * C without reading A or B. All pointers are
+//! device pointers, 4-byte aligned; pointers that no element is read from or written to may be null.
+//! The tuned algorithm may split k over several blocks for outputs too small to fill the GPU; the
+//! partial products are then summed in a fixed order, so results stay bitwise reproducible. The
+//! scratch for them comes from the stream-ordered allocator (cudaMallocAsync) in this form.
 GPUPRIMS_API Status sgemm(std::int64_t m, std::int64_t n, std::int64_t k, float alpha, const float* A,
                           std::int64_t lda, const float* B, std::int64_t ldb, float beta, float* C,
                           std::int64_t ldc, Algorithm algo = Algorithm::tuned, cudaStream_t stream = nullptr);
 
-// Scratch an sgemm call of this shape and algorithm may need (0 when it needs none): enough for any
-// alpha and beta. Depends on the current device (the tuned pick reads its multiprocessor count).
+//! Scratch an sgemm call of this shape and algorithm may need (0 when it needs none): enough for any
+//! alpha and beta. Depends on the current device (the tuned pick reads its multiprocessor count).
 GPUPRIMS_API std::size_t sgemm_workspace_bytes(std::int64_t m, std::int64_t n, std::int64_t k,
                                                Algorithm algo = Algorithm::tuned) noexcept;
 
-// Explicit-workspace form: no allocation, no synchronization. d_workspace (16-byte aligned device
-// memory, may be null when the query says 0) of at least sgemm_workspace_bytes(m, n, k, algo) bytes;
-// less than the call needs is Status::invalid_argument, before any launch.
+//! Explicit-workspace form: no allocation, no synchronization. d_workspace (16-byte aligned device
+//! memory, may be null when the query says 0) of at least sgemm_workspace_bytes(m, n, k, algo) bytes;
+//! less than the call needs is Status::invalid_argument, before any launch.
 GPUPRIMS_API Status sgemm(std::int64_t m, std::int64_t n, std::int64_t k, float alpha, const float* A,
                           std::int64_t lda, const float* B, std::int64_t ldb, float beta, float* C,
                           std::int64_t ldc, void* d_workspace, std::size_t workspace_bytes,
                           Algorithm algo = Algorithm::tuned, cudaStream_t stream = nullptr);
 
+//! The top-2 result types (top2.hpp), also reachable as gemm::MinEntry and gemm::Top2.
 using MinEntry = gpuprims::MinEntry;
-using Top2 = gpuprims::Top2;
+using Top2 = gpuprims::Top2;  //!< see gpuprims::Top2
 
-// The same product, and the two smallest entries of the result with their positions, found in the
-// GEMM epilogue on the GPU (no host-side or separate full pass over C). d_top2 is device memory.
-// C may be nullptr when beta == 0: the product is then not stored at all. Scratch comes from the
-// stream-ordered allocator.
+//! The same product, and the two smallest entries of the result with their positions, found in the
+//! GEMM epilogue on the GPU (no host-side or separate full pass over C). d_top2 is device memory.
+//! C may be nullptr when beta == 0: the product is then not stored at all. Scratch comes from the
+//! stream-ordered allocator.
 GPUPRIMS_API Status sgemm_top2_argmin(std::int64_t m, std::int64_t n, std::int64_t k, float alpha, const float* A,
                                       std::int64_t lda, const float* B, std::int64_t ldb, float beta, float* C,
                                       std::int64_t ldc, Top2* d_top2, Algorithm algo = Algorithm::tuned,
                                       cudaStream_t stream = nullptr);
 
-// Explicit-workspace form: no allocation, no synchronization. The query covers C given or not and any
-// alpha; a workspace smaller than the call needs is Status::invalid_argument, before any launch.
+//! Explicit-workspace form: no allocation, no synchronization. The query covers C given or not and any
+//! alpha; a workspace smaller than the call needs is Status::invalid_argument, before any launch.
 GPUPRIMS_API std::size_t top2_workspace_bytes(std::int64_t m, std::int64_t n, std::int64_t k,
                                               Algorithm algo = Algorithm::tuned) noexcept;
+//! The fused call with the caller's workspace (at least top2_workspace_bytes(m, n, k, algo) bytes).
 GPUPRIMS_API Status sgemm_top2_argmin(std::int64_t m, std::int64_t n, std::int64_t k, float alpha, const float* A,
                                       std::int64_t lda, const float* B, std::int64_t ldb, float beta, float* C,
                                       std::int64_t ldc, Top2* d_top2, void* d_workspace,
