@@ -24,7 +24,10 @@ struct SgemmArgs {
   bool force_wide_index = false;  // tests: take the top-2's 64-bit-index path whatever the size
 };
 
-Status validate_sgemm(const SgemmArgs& a) noexcept;
+// Exported from the shared library for gpuprims::dist, which checks every rank's GEMM arguments
+// before its first collective (a rank that failed afterwards would leave the others waiting); not
+// part of the public API.
+GPUPRIMS_API Status validate_sgemm(const SgemmArgs& a) noexcept;
 
 // Whether the product term is computed at all (else C = beta * C and A, B are never read).
 inline bool has_product(const SgemmArgs& a) { return a.k > 0 && a.alpha != 0.0f; }
