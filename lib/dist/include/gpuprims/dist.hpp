@@ -107,7 +107,7 @@ struct BSource {
     replicated,  //!< every rank already holds the whole B in its buffer
     broadcast,   //!< rank `root` holds B; the call broadcasts it into every other rank's buffer
   };
-  Kind kind = Kind::replicated;
+  Kind kind = Kind::replicated;  //!< where B comes from
   int root = 0;  //!< the rank that holds B (broadcast only); 0 <= root < nranks
 
   //! B is already on every rank.
@@ -130,7 +130,7 @@ struct SgemmArgs {
   //! Rows this rank holds in A_local and C_local; must equal row_range(m, split, nranks, rank).count
   //! (else Status::invalid_argument: a shard of the wrong size is caught before any collective).
   std::int64_t m_local = 0;
-  float alpha = 1.0f;
+  float alpha = 1.0f;              //!< scales A * B
   const float* A_local = nullptr;  //!< m_local x k, row stride lda (device memory of this rank)
   std::int64_t lda = 0;            //!< >= max(1, k), as gemm::sgemm
   //! k x n, row stride ldb, device memory of this rank. Replicated: read only. Broadcast: read on the
@@ -142,8 +142,8 @@ struct SgemmArgs {
   float beta = 0.0f;     //!< beta == 0 never reads C (NaN in C does not leak), as gemm::sgemm
   float* C_local = nullptr;  //!< m_local x n, row stride ldc (device memory of this rank)
   std::int64_t ldc = 0;      //!< >= max(1, n), as gemm::sgemm
-  BSource b_source{};
-  gemm::Algorithm algo = gemm::Algorithm::tuned;
+  BSource b_source{};                             //!< B replicated, or broadcast from a root
+  gemm::Algorithm algo = gemm::Algorithm::tuned;  //!< as gemm::sgemm's (the same on every rank)
 };
 
 //! Distributed SGEMM: each rank computes its m_local rows of C with gemm::sgemm (same alpha/beta/ld
@@ -225,20 +225,20 @@ struct SgemmCall {
   SgemmArgs args{};             //!< this rank's arguments (global ones equal across entries)
   Top2* d_top2 = nullptr;       //!< sgemm_top2_argmin only: this rank's result
   void* d_workspace = nullptr;  //!< explicit workspace, or null with workspace_bytes 0: the pool's
-  std::size_t workspace_bytes = 0;
+  std::size_t workspace_bytes = 0;  //!< bytes at d_workspace (the query's value or more)
   cudaStream_t stream = nullptr;  //!< a stream of this rank's device (nullptr: its default stream)
 };
 
 //! One rank's entry of the array form of sum.
 struct SumCall {
-  ncclComm_t comm = nullptr;
-  const float* d_in_local = nullptr;
-  std::int64_t n_local = 0;
-  float* d_out = nullptr;
+  ncclComm_t comm = nullptr;          //!< this rank's communicator
+  const float* d_in_local = nullptr;  //!< this rank's shard (device memory of this rank)
+  std::int64_t n_local = 0;           //!< floats in the shard (may be 0, may differ per rank)
+  float* d_out = nullptr;             //!< this rank's result (device memory of this rank)
   void* d_workspace = nullptr;  //!< explicit workspace, or null with workspace_bytes 0: the pool's
-  std::size_t workspace_bytes = 0;
-  cudaStream_t stream = nullptr;
-  reduce::Algorithm algo = reduce::Algorithm::shuffle;
+  std::size_t workspace_bytes = 0;  //!< bytes at d_workspace (sum_workspace_bytes or more)
+  cudaStream_t stream = nullptr;    //!< a stream of this rank's device (nullptr: its default stream)
+  reduce::Algorithm algo = reduce::Algorithm::shuffle;  //!< the same on every rank
 };
 
 //! The array forms, for one thread driving `count` ranks (count >= 1, distinct communicators, e.g.
