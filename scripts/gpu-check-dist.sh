@@ -80,8 +80,15 @@ if [ -x "$build/bench/dist_bench" ] && [ "$dist_gpus" -ge 2 ]; then
   t0=$(stamp)
   if "$build/bench/dist_bench" --out "$dist_out/dist.json" >"$logs/dist-bench.log" 2>&1; then
     cp "$logs/dist-bench.log" "$dist_out/"
-    MPLBACKEND=Agg python3 bench/report.py --input-dir "$dist_out" >>"$logs/dist-bench.log" 2>&1 ||
-      echo "gpu-check: bench/report.py could not draw dist.png (python3 with matplotlib?)"
+    # A python3 that has matplotlib: GPUPRIMS_PYTHON, python3 or the system's.
+    plot_python=""
+    for py in ${GPUPRIMS_PYTHON:-} python3 /usr/bin/python3; do
+      if "$py" -c 'import matplotlib' >/dev/null 2>&1; then plot_python=$py; break; fi
+    done
+    if [ -z "$plot_python" ] ||
+       ! MPLBACKEND=Agg "$plot_python" bench/report.py --input-dir "$dist_out" >>"$logs/dist-bench.log" 2>&1; then
+      echo "gpu-check: bench/report.py could not draw dist.png (no python3 with matplotlib?); dist.json is kept"
+    fi
     name=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
     slug=$(printf '%s' "$name" | tr '[:upper:]' '[:lower:]' | sed -e 's/[^a-z0-9]\{1,\}/-/g' -e 's/^-//' -e 's/-$//')
     results="$root/results/${slug:-unknown-gpu}-x$dist_gpus"
