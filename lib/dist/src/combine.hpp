@@ -52,7 +52,8 @@ GPUPRIMS_HD gpuprims::detail::Top2Partial top2_to_partial(const Top2& t, std::in
 
 // The global top-2 from the ranks' results (rows already global), merged in rank order with the
 // core's Top2Merge. The merge is exact over disjoint positions, so the result is the two smallest of
-// the union by (value, global row-major index): what one top-2 over the whole matrix gives.
+// the union by (value, global row-major index): what one top-2 over the whole matrix gives when the
+// entries are the same bits (dist computes them with the whole call's plan, rows_plan.hpp).
 GPUPRIMS_HD Top2 merge_in_rank_order(const Top2* per_rank, int count, std::int64_t cols) {
   gpuprims::detail::Top2Partial acc = gpuprims::detail::Top2Partial::empty();
   const gpuprims::detail::Top2Merge merge;

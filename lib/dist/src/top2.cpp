@@ -1,5 +1,6 @@
 // dist::sgemm_top2_argmin: B broadcast first if asked (the top-2 needs whole entries, so no overlap
-// with the GEMM), then each rank's fused GEMM + top-2 over its rows into its slot of a gather buffer,
+// with the GEMM), then each rank's fused GEMM + top-2 over its rows (with the one-GPU call's plan)
+// into its slot of a gather buffer,
 // its rows made global in place, the slots gathered in place (ncclAllGather), and the rank-order
 // merge into the caller's result on every rank. Three tiny device steps after the GEMM; no host read.
 #include <gpuprims/dist.hpp>
@@ -14,6 +15,7 @@
 #include "dist/src/rank_op.hpp"
 #include "dist/src/validate.hpp"
 #include "dist/src/workspace.hpp"
+#include "gemm/src/rows_plan.hpp"
 
 namespace gpuprims::dist {
 namespace detail {
@@ -21,7 +23,8 @@ namespace {
 
 // Gathered results first (one Top2 per rank, 8-byte aligned slots), then the core call's workspace.
 std::size_t top2_needed(const SgemmArgs& a, int nranks) {
-  return gather_part_bytes(nranks, sizeof(Top2)) + gemm::top2_workspace_bytes(a.m_local, a.n, a.k, a.algo);
+  return gather_part_bytes(nranks, sizeof(Top2)) +
+         ::gpuprims::detail::top2_rows_workspace_bytes(a.m, a.m_local, a.n, a.k, a.algo);
 }
 
 class Top2Op final : public RankOp {
@@ -76,14 +79,18 @@ class Top2Op final : public RankOp {
   Top2* gathered() const { return reinterpret_cast<Top2*>(scratch_.bytes()); }
   Top2* slot() const { return gathered() + info().rank; }
 
-  // This rank's top-2 over its rows, into its slot, rows made global.
+  // This rank's top-2 over its rows, into its slot, rows made global. The GEMM runs with the plan
+  // of the one-GPU call on all m rows (rows_plan.hpp), so each entry is the bits that call computes:
+  // a plan of its own for m_local rows could split k differently (split-K for a smaller output, the
+  // few-rows kernel below 32 rows) and round differently.
   Status local_top2() {
     const std::size_t gather_bytes = gather_part_bytes(info().nranks, sizeof(Top2));
     unsigned char* ws = scratch_.bytes() + gather_bytes;
     const std::size_t ws_bytes = needed_ - gather_bytes;
-    GPUPRIMS_TRY(gemm::sgemm_top2_argmin(a_.m_local, a_.n, a_.k, a_.alpha, a_.A_local, a_.lda, a_.B, a_.ldb, a_.beta,
-                                         a_.C_local, a_.ldc, slot(), ws_bytes > 0 ? ws : nullptr, ws_bytes, a_.algo,
-                                         stream()));
+    const ::gpuprims::detail::SgemmArgs rows{a_.m_local, a_.n,      a_.k,    a_.alpha, a_.A_local,
+                                             a_.lda,     a_.B,      a_.ldb,  a_.beta,  a_.C_local,
+                                             a_.ldc,     a_.algo,   slot(),  true};
+    GPUPRIMS_TRY(::gpuprims::detail::sgemm_top2_rows(a_.m, rows, ws_bytes > 0 ? ws : nullptr, ws_bytes, stream()));
     return launch_globalize_rows(slot(), range_.begin, stream());
   }
 

@@ -11,6 +11,7 @@
 #include <limits>
 
 #include "dist/src/validate.hpp"
+#include "gemm/src/rows_plan.hpp"
 #include "support/gpu.hpp"
 
 namespace {
@@ -218,7 +219,8 @@ TEST(DistValidation, Workspace) {
   EXPECT_EQ(dist::sum_workspace_bytes(-1, 2), 0u);
   EXPECT_EQ(dist::sum_workspace_bytes(10, 0), 0u);
   const dist::SgemmArgs a = valid_args();
-  EXPECT_EQ(dist::top2_workspace_bytes(a, 6), 512 + gpuprims::gemm::top2_workspace_bytes(a.m_local, a.n, a.k));
+  EXPECT_EQ(dist::top2_workspace_bytes(a, 6),
+            512 + gpuprims::detail::top2_rows_workspace_bytes(a.m, a.m_local, a.n, a.k, a.algo));
   EXPECT_EQ(dist::top2_workspace_bytes(a, 0), 0u);
   auto bad = a;
   bad.lda = 0;

@@ -6,7 +6,6 @@
 #include <cstring>
 #include <sstream>
 
-#include "dist/src/combine.hpp"
 #include "support/gpu.hpp"
 #include "support/reference.hpp"
 #include "support/top2_check.hpp"
@@ -16,20 +15,6 @@ namespace {
 
 std::vector<float> rows_of(const std::vector<float>& x, std::int64_t begin, std::int64_t count, std::int64_t ld) {
   return std::vector<float>(x.begin() + begin * ld, x.begin() + (begin + count) * ld);
-}
-
-GemmLayout local_layout(const GemmLayout& whole, std::int64_t rows) {
-  GemmLayout l = whole;
-  l.m = rows;
-  return l;
-}
-
-GemmInputs local_inputs(const DistGemmData& d, std::size_t r) {
-  GemmInputs in;
-  in.A = rows_of(d.in.A, d.begins[r], d.rows[r], d.whole.lda);
-  in.B = d.in.B;
-  in.C = rows_of(d.in.C, d.begins[r], d.rows[r], d.whole.ldc);
-  return in;
 }
 
 }  // namespace
@@ -163,18 +148,6 @@ Top2 one_gpu_top2(const DistGemmCase& c, const DistGemmData& d) {
   EXPECT_STATUS(Status::success, run.status);
   EXPECT_EQ(run.cuda_error, "");
   return run.top2;
-}
-
-Top2 merged_local_top2(const DistGemmCase& c, const DistGemmData& d) {
-  OnDevice on(0);
-  std::vector<Top2> per_rank;
-  for (std::size_t r = 0; r < d.rows.size(); ++r) {
-    const Top2Run run = run_sgemm_top2(local_layout(d.whole, d.rows[r]), local_inputs(d, r), c.algo, c.alpha, c.beta,
-                                       c.store_c);
-    EXPECT_STATUS(Status::success, run.status);
-    per_rank.push_back(dist::detail::globalize_rows(run.top2, d.begins[r]));
-  }
-  return dist::detail::merge_in_rank_order(per_rank.data(), static_cast<int>(per_rank.size()), c.n);
 }
 
 std::string top2_bits_diff(const Top2& got, const Top2& want) {

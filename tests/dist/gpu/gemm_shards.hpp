@@ -54,10 +54,9 @@ std::string check_dist_b(const DistGemmCase& c, const DistGemmData& d);
 // Guard bands of every buffer.
 std::string dist_guard_damage(const DistGemmData& d);
 
-// The one-GPU answers on device 0: gemm::sgemm_top2_argmin over the whole matrix, and the rank-order
-// merge of gemm::sgemm_top2_argmin over each rank's rows (what dist promises bit for bit).
+// The one-GPU answer on device 0: gemm::sgemm_top2_argmin over the whole matrix (what dist promises
+// bit for bit).
 Top2 one_gpu_top2(const DistGemmCase& c, const DistGemmData& d);
-Top2 merged_local_top2(const DistGemmCase& c, const DistGemmData& d);
 
 // "" when equal bit for bit.
 std::string top2_bits_diff(const Top2& got, const Top2& want);

@@ -176,12 +176,12 @@ GPUPRIMS_API Status sgemm(ncclComm_t comm, const SgemmArgs& args, void* d_worksp
 //! (ncclAllGather) and every rank merges them in rank order on its device into *d_top2 (device
 //! memory of this rank): the two smallest entries of the whole m x n product, rows global, ties to
 //! the lower global row-major index, missing entries {+inf, -1, -1} as <gpuprims/top2.hpp> says.
-//! The merge is exact, so every rank holds the same bits, equal to merging gemm::sgemm_top2_argmin
-//! of each rank's rows; that equals the one-GPU call on the whole matrix whenever each rank's GEMM
-//! computes every entry as the one-GPU call does (always for the ladder algorithms, which sum each
-//! entry's k products in one chain whatever m; the tuned algorithm may choose a different split of
-//! k for m_local rows than for m rows). B broadcast (if asked for) completes before the GEMM: the
-//! top-2 needs whole entries. m * n must fit in int64.
+//! Each rank's GEMM runs with the plan (kernel, tiles, split of k) that gemm::sgemm_top2_argmin takes
+//! for all m rows, so every entry has the bits the one-GPU call computes, and the merge is exact:
+//! every rank holds the same Top2, bit for bit the one-GPU call's on the same data and algorithm
+//! (with the same C, alpha and beta; on GPUs of one model, as the tuned pick depends on it). B
+//! broadcast (if asked for) completes before the GEMM: the top-2 needs whole entries. m * n must fit
+//! in int64.
 GPUPRIMS_API Status sgemm_top2_argmin(ncclComm_t comm, const SgemmArgs& args, Top2* d_top2,
                                       cudaStream_t stream = nullptr);
 
