@@ -15,8 +15,8 @@
 # calls. The dist stage is gpuprims::dist on every GPU of the machine (meant for two), on its own:
 #   scripts/gpu-check.sh --stages dist
 # builds only libgpuprims, libgpuprims_dist, dist_gpu_tests and dist_bench, runs the multi-GPU tests,
-# runs them again under compute-sanitizer memcheck, runs dist_bench (one GPU against all) and draws
-# dist.png; JSON, plot, logs and JUnit go to $OUT/dist/, and the JSON, plot and summary also to
+# runs dist_bench (one GPU against all) and draws dist.png, then runs the tests again under
+# compute-sanitizer memcheck; JSON, plot, logs and JUnit go to $OUT/dist/, and the JSON, plot and summary also to
 # results/<gpu>-x<count>/. The test stage leaves the multigpu tests out on a machine with one GPU
 # (they would skip there), and the sanitize stage always does: the dist stage sanitizes them.
 # The sanitize stage runs every test of every GPU test binary (scripts/gpu_test_commands.py lists
@@ -33,7 +33,8 @@
 #   GATE_TOLERANCE [0.05]           largest allowed drop of a ratio to CUB/cuBLAS
 #   GATE_RERUNS [1]                 when the gate fails, rerun the failing benchmarks this often and
 #                                   gate on each record's best run (noise must repeat to fail)
-#   DIST_SANITIZE_TIMEOUT [150]     seconds for the multi-GPU tests under memcheck (dist stage)
+#   DIST_BUDGET [540]               seconds the dist stage keeps to (it shortens its memcheck run)
+#   DIST_SANITIZE_TIMEOUT [240]     at most this long for the multi-GPU tests under memcheck
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -70,7 +71,8 @@ shard_timeout=${SANITIZE_SHARD_TIMEOUT:-540}
 test_slots=${GPU_TEST_SLOTS:-8}
 gate_tolerance=${GATE_TOLERANCE:-0.05}
 gate_reruns=${GATE_RERUNS:-1}
-dist_sanitize_timeout=${DIST_SANITIZE_TIMEOUT:-150}
+dist_budget=${DIST_BUDGET:-540}
+dist_sanitize_timeout=${DIST_SANITIZE_TIMEOUT:-240}
 
 out=${OUT:-$root/gpu-check-out}
 mkdir -p "$out"
