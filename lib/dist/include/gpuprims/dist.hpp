@@ -31,7 +31,8 @@
 //! Arguments documented as global (shapes, alpha, beta, the row split, the B source and its root,
 //! the algorithm, and ldb when B is broadcast) must be identical on every rank: they decide the
 //! sequence of collectives, which NCCL requires every rank to issue identically. Every call checks
-//! all of its arguments on the calling rank before its first collective (and before any CUDA call)
+//! all of its arguments on the calling rank before its first collective and before it enqueues any
+//! work (all but the workspace size and the stream's device before any CUDA or NCCL call at all),
 //! and returns a Status without communicating when one is bad. A bad global argument is seen by
 //! every rank alike, so all ranks return before any collective and nothing hangs. A bad local
 //! argument seen by some ranks only (a null A_local on one rank) makes those ranks return while the
