@@ -2,7 +2,8 @@
 #
 # Looks in NCCL_ROOT (a CMake variable or an environment variable) first, then in the CUDA toolkit's
 # folders (NCCL installed with the toolkit, e.g. /usr/local/cuda/include/nccl.h), then the system's.
-# Call find_package(CUDAToolkit) before, so the toolkit's folders are known.
+# Call find_package(CUDAToolkit) before, so the toolkit's folders are known. NCCL_ROOT may also be
+# the nvidia/nccl folder of the nvidia-nccl-cu* Python wheel (include/, lib/libnccl.so.2 only).
 #
 # Defines NCCL_FOUND, NCCL_VERSION (from nccl.h), NCCL_INCLUDE_DIR, NCCL_LIBRARY and the imported
 # target NCCL::nccl (the shared library, with its include folder).
@@ -25,7 +26,7 @@ foreach(_dir IN ITEMS "${CUDAToolkit_LIBRARY_DIR}" "${CUDAToolkit_LIBRARY_ROOT}"
 endforeach()
 
 find_path(NCCL_INCLUDE_DIR nccl.h HINTS ${_nccl_include_hints} PATH_SUFFIXES include)
-find_library(NCCL_LIBRARY NAMES nccl HINTS ${_nccl_library_hints} PATH_SUFFIXES lib lib64 lib/x86_64-linux-gnu)
+find_library(NCCL_LIBRARY NAMES nccl libnccl.so.2 HINTS ${_nccl_library_hints} PATH_SUFFIXES lib lib64 lib/x86_64-linux-gnu)
 
 set(NCCL_VERSION "")
 if(NCCL_INCLUDE_DIR AND EXISTS "${NCCL_INCLUDE_DIR}/nccl.h")
