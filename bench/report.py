@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Render libgpuprims benchmark JSON into PNG plots and a Markdown summary.
 
-Reads DIR/reduce.json, DIR/sgemm.json and DIR/top2.json (each optional; written by the benchmark
-binaries through bench/harness.cpp's Report) and writes into --out (default DIR):
+Reads DIR/reduce.json, DIR/sgemm.json, DIR/top2.json and DIR/dist.json (each optional; written by
+the benchmark binaries through bench/harness.cpp's Report) and writes into --out (default DIR):
 
     sgemm_4096.png     TFLOP/s per SGEMM rung at 4096^3, against cuBLAS
     sgemm_square.png   TFLOP/s per rung over the square sizes, against cuBLAS
@@ -11,6 +11,7 @@ binaries through bench/harness.cpp's Report) and writes into --out (default DIR)
                        sgemm.json has records with "suite": "heldout")
     reduce.png         GB/s per variant over n, against CUB and the device copy bandwidth
     top2.png           fused GEMM + top-2 argmin against the unfused paths
+    dist.png           gpuprims::dist: speedup of all GPUs over one per workload, with the targets
     summary.md         header (GPU, date, CUDA versions, timing method) and tables
 
 Needs only Python 3 and matplotlib (Agg backend; no GPU, no network):
@@ -34,14 +35,15 @@ sys.dont_write_bytecode = True  # run from a source tree (ctest): leave no __pyc
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from reporting.common import log  # noqa: E402
+from reporting.dist import Dist  # noqa: E402
 from reporting.load import Malformed, Reduce, Sgemm, Top2, load  # noqa: E402
 from reporting.markdown import (BEGIN_MARKER, END_MARKER, HELDOUT_HEADING, HELDOUT_SHAPES_HEADING,  # noqa: E402
                                 build_summary, update_readme)
 from reporting.plots import HELDOUT_PNG, expected_plots, plotting  # noqa: E402
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
-INPUTS = ("reduce", "sgemm", "top2")
-VIEWS = {"sgemm": Sgemm, "reduce": Reduce, "top2": Top2}
+INPUTS = ("reduce", "sgemm", "top2", "dist")
+VIEWS = {"sgemm": Sgemm, "reduce": Reduce, "top2": Top2, "dist": Dist}
 
 
 # ----------------------------------------------------------------------------------------------
@@ -83,9 +85,9 @@ def check_outputs(out_dir, models, gpus):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(
-        description="Render libgpuprims benchmark JSON (reduce.json, sgemm.json, top2.json) into PNG plots "
+        description="Render libgpuprims benchmark JSON (reduce.json, sgemm.json, top2.json, dist.json) into PNG plots "
                     "and summary.md. Needs matplotlib, not a GPU.")
-    ap.add_argument("--input-dir", required=True, help="folder holding reduce.json, sgemm.json, top2.json")
+    ap.add_argument("--input-dir", required=True, help="folder holding reduce.json, sgemm.json, top2.json, dist.json")
     ap.add_argument("--out", help="folder for the PNGs and summary.md (default: the input folder)")
     ap.add_argument("--check", action="store_true",
                     help="verify every expected PNG is a non-empty PNG and summary.md names the GPU")
@@ -118,7 +120,7 @@ def main(argv=None):
             malformed.append(name)
             failed = True
     if not docs:
-        log("no usable input in %s: need at least one of reduce.json, sgemm.json, top2.json" % in_dir)
+        log("no usable input in %s: need at least one of reduce.json, sgemm.json, top2.json, dist.json" % in_dir)
         return 1
     if missing:
         log("not present in %s: %s (rendering the rest)" % (in_dir, ", ".join(m + ".json" for m in missing)))

@@ -9,9 +9,16 @@
 # set (else gpu-check-out/). Ends with a summary table; exits non-zero on any failure, sanitizer
 # finding, sanitizer timeout or performance drop.
 #
-#   scripts/gpu-check.sh [--stages build,test,sanitize,ncu,autotune,bench,gate] [--quick-bench]
+#   scripts/gpu-check.sh [--stages build,test,sanitize,ncu,autotune,bench,gate,dist] [--quick-bench]
 #                        [--sanitizers memcheck,racecheck,synccheck,initcheck] [--shard I/N]
-# Stages default to all but autotune. A warm build directory (build-gpu) is reused between calls.
+# Stages default to all but autotune and dist. A warm build directory (build-gpu) is reused between
+# calls. The dist stage is gpuprims::dist on every GPU of the machine (meant for two), on its own:
+#   scripts/gpu-check.sh --stages dist
+# builds only libgpuprims, libgpuprims_dist, dist_gpu_tests and dist_bench, runs the multi-GPU tests,
+# runs dist_bench (one GPU against all) and draws dist.png, then runs the tests again under
+# compute-sanitizer memcheck; JSON, plot, logs and JUnit go to $OUT/dist/, and the JSON, plot and summary also to
+# results/<gpu>-x<count>/. The test stage leaves the multigpu tests out on a machine with one GPU
+# (they would skip there), and the sanitize stage always does: the dist stage sanitizes them.
 # The sanitize stage runs every test of every GPU test binary (scripts/gpu_test_commands.py lists
 # them from ctest; no list is kept by hand), split into GoogleTest shards: --shard I/N runs shard I
 # (1..N) of N for each selected tool, one call that fits a 10-minute limit; without --shard every
@@ -26,6 +33,8 @@
 #   GATE_TOLERANCE [0.05]           largest allowed drop of a ratio to CUB/cuBLAS
 #   GATE_RERUNS [1]                 when the gate fails, rerun the failing benchmarks this often and
 #                                   gate on each record's best run (noise must repeat to fail)
+#   DIST_BUDGET [540]               seconds the dist stage keeps to (it shortens its memcheck run)
+#   DIST_SANITIZE_TIMEOUT [240]     at most this long for the multi-GPU tests under memcheck
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -62,6 +71,8 @@ shard_timeout=${SANITIZE_SHARD_TIMEOUT:-540}
 test_slots=${GPU_TEST_SLOTS:-8}
 gate_tolerance=${GATE_TOLERANCE:-0.05}
 gate_reruns=${GATE_RERUNS:-1}
+dist_budget=${DIST_BUDGET:-540}
+dist_sanitize_timeout=${DIST_SANITIZE_TIMEOUT:-240}
 
 out=${OUT:-$root/gpu-check-out}
 mkdir -p "$out"
@@ -85,15 +96,18 @@ if ! nvidia-smi -L >/dev/null 2>&1; then
 fi
 nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.max.sm --format=csv | tee "$logs/gpu.txt"
 
+# One configuration for every stage that builds (build, dist), so they share build-gpu's objects.
+configure() {
+  local prefix_path="" generator=""
+  [ -d "$root/.deps/rapidcheck" ] && prefix_path="-DCMAKE_PREFIX_PATH=$root/.deps/rapidcheck"
+  command -v ninja >/dev/null && generator="-GNinja"
+  cmake -S . -B "$build" $generator -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+    -DGPUPRIMS_PTXAS_VERBOSE=ON $prefix_path >"$logs/configure.log" 2>&1
+}
+
 if has build; then
   t0=$(stamp)
-  prefix_path=""
-  [ -d "$root/.deps/rapidcheck" ] && prefix_path="-DCMAKE_PREFIX_PATH=$root/.deps/rapidcheck"
-  generator=""
-  command -v ninja >/dev/null && generator="-GNinja"
-  if cmake -S . -B "$build" $generator -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
-      -DGPUPRIMS_PTXAS_VERBOSE=ON $prefix_path >"$logs/configure.log" 2>&1 &&
-     cmake --build "$build" -j "$jobs" >"$logs/build.log" 2>&1; then
+  if configure && cmake --build "$build" -j "$jobs" >"$logs/build.log" 2>&1; then
     # ptxas: one line per kernel of ours with registers, stack frame and spills.
     awk '/Compiling entry function/ { match($0, /_Z[A-Za-z0-9_]+/); fn=substr($0, RSTART, RLENGTH) }
          /bytes stack frame/ { stack=$0 }
@@ -119,17 +133,21 @@ if has test && [ $failed -eq 0 ] && [ -d "$build/tests" ]; then
   scripts/gpu-resource-spec.sh --slots "$test_slots" --out "$spec" 2>"$logs/ctest.log"
   gpus=$(grep -c '"id"' "$spec" 2>/dev/null || echo 1)
   parallel=$(( test_slots * gpus > 8 ? test_slots * gpus : 8 ))
+  # The multigpu tests need two GPUs: on a one-GPU machine they would only skip, so leave them out.
+  only_one_gpu=()
+  left_out=""
+  if [ "$gpus" -lt 2 ]; then only_one_gpu=(-LE multigpu); left_out=", multigpu tests left out (1 GPU)"; fi
   ctest --test-dir "$build" --output-on-failure -j "$parallel" --timeout 900 --resource-spec-file "$spec" \
-    --output-junit "$out/ctest-junit.xml" >>"$logs/ctest.log" 2>&1
+    "${only_one_gpu[@]}" --output-junit "$out/ctest-junit.xml" >>"$logs/ctest.log" 2>&1
   rc=$?
   total=$(grep -Eo 'out of [0-9]+' "$logs/ctest.log" | tail -1 | grep -Eo '[0-9]+')
   skipped=$(grep -c -E '\*\*\*Skipped|Not Run' "$logs/ctest.log" || true)
   # Every test labelled gpu ran: the label summary's count against ctest's own list.
-  listed_gpu=$(ctest --test-dir "$build" -N -L gpu | sed -n 's/^Total Tests: //p')
+  listed_gpu=$(ctest --test-dir "$build" -N -L gpu "${only_one_gpu[@]}" | sed -n 's/^Total Tests: //p')
   ran_gpu=$(grep -E '^gpu +=' "$logs/ctest.log" | grep -Eo '[0-9]+ tests?\)' | grep -Eo '[0-9]+')
   tail -25 "$logs/ctest.log"
   if [ $rc -eq 0 ] && [ "$skipped" -eq 0 ] && [ "${ran_gpu:-x}" = "${listed_gpu:-y}" ]; then
-    record ctest PASS "$(( $(stamp) - t0 ))s; ${total:-?} tests (gpu: ${ran_gpu} of ${listed_gpu} listed) on $gpus GPU(s), 0 skipped; JUnit ctest-junit.xml"
+    record ctest PASS "$(( $(stamp) - t0 ))s; ${total:-?} tests (gpu: ${ran_gpu} of ${listed_gpu} listed) on $gpus GPU(s), 0 skipped$left_out; JUnit ctest-junit.xml"
   else
     grep -E 'Failed|\*\*\*|Skipped' "$logs/ctest.log" | head -30
     record ctest FAIL "rc $rc, $skipped skipped of ${total:-?}; gpu tests run ${ran_gpu:-?} of ${listed_gpu:-?} listed"
@@ -188,7 +206,9 @@ sanitize_shard() {  # tool, shard (1-based), shards
 if has sanitize; then
   # One list per process: several sanitize calls (other tools or shards) may run at once on one GPU.
   gpu_test_list="$logs/gpu-tests-$$.txt"
-  if python3 scripts/gpu_test_commands.py --build-dir "$build" >"$gpu_test_list" 2>"$logs/gpu-tests.err" &&
+  # The multigpu tests (NCCL over several GPUs in one process) are sanitized by the dist stage.
+  if python3 scripts/gpu_test_commands.py --build-dir "$build" --exclude-label multigpu >"$gpu_test_list" \
+       2>"$logs/gpu-tests.err" &&
      [ -s "$gpu_test_list" ]; then
     gpu_tests=$(awk -F'\t' '{ s += $2 } END { print s }' "$gpu_test_list")
     echo "== sanitize: $gpu_tests GPU tests in $(wc -l <"$gpu_test_list") executables =="
@@ -283,6 +303,10 @@ elif has gate; then
   if [ $rc -eq 0 ]; then record gate PASS "$(( $(stamp) - t0 ))s; no ratio dropped more than ${gate_tolerance} (perf-gate.txt)"
   elif [ $rc -eq 1 ]; then record gate FAIL "$dropped ratio(s) dropped past the tolerance in every run (perf-gate.txt)"
   else record gate FAIL "$(grep -m1 'ERROR' "$logs/gate.log")"; fi
+fi
+
+if has dist; then
+  source scripts/gpu-check-dist.sh
 fi
 
 tar -C "$build" -czf "$out/gpu-check-logs.tar.gz" gpu-check-logs 2>/dev/null

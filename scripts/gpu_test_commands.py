@@ -7,7 +7,10 @@ tab-separated, so no test can be missed and no list of tests is kept by hand.
                                                            by GTEST_TOTAL_SHARDS / GTEST_SHARD_INDEX
     command 1       <test name>   <working dir> <command>  any other GPU test: its command, quoted
 
-    python3 scripts/gpu_test_commands.py --build-dir build-gpu [--ctest ctest]
+    python3 scripts/gpu_test_commands.py --build-dir build-gpu [--ctest ctest] [--exclude-label multigpu]
+
+--exclude-label leaves out the tests with that label (ctest -LE): gpu-check.sh's sanitize stage
+leaves out the multigpu tests, which its dist stage sanitizes on its own.
 """
 import argparse
 import json
@@ -21,10 +24,13 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--build-dir", required=True)
     parser.add_argument("--ctest", default="ctest")
+    parser.add_argument("--exclude-label", default="", help="leave out tests with this label (ctest -LE)")
     args = parser.parse_args()
+    command = [args.ctest, "--show-only=json-v1", "--test-dir", args.build_dir, "-L", "gpu"]
+    if args.exclude_label:
+        command += ["-LE", args.exclude_label]
     try:
-        out = subprocess.run([args.ctest, "--show-only=json-v1", "--test-dir", args.build_dir, "-L", "gpu"],
-                             check=True, capture_output=True, text=True).stdout
+        out = subprocess.run(command, check=True, capture_output=True, text=True).stdout
         tests = json.loads(out).get("tests", [])
     except (OSError, ValueError, subprocess.CalledProcessError) as e:
         print(f"gpu_test_commands: cannot read the test list of {args.build_dir}: {e}", file=sys.stderr)

@@ -362,6 +362,9 @@ def build_summary(models, headers, present, missing, image_prefix, level, malfor
         parts.append(reduce_section(models["reduce"], h, img))
     if "top2" in models:
         parts.append(top2_section(models["top2"], h, img))
+    if "dist" in models:
+        from .dist import dist_section
+        parts.append(dist_section(models["dist"], h, img))
     return "\n\n".join(parts) + "\n"
 
 

@@ -389,4 +389,7 @@ def expected_plots(name, model):
         return [("reduce.png", plot_reduce)]
     if name == "top2":
         return [("top2.png", plot_top2)]
+    if name == "dist":
+        from .dist import plot_dist
+        return [("dist.png", plot_dist)]
     return []

@@ -30,18 +30,20 @@ bool is_number(const std::string& s) {
 
 }  // namespace
 
-bool gpu_present() {
-  static const bool present = [] {
-    int count = 0;
-    const cudaError_t err = cudaGetDeviceCount(&count);
+int gpu_count() {
+  static const int count = [] {
+    int n = 0;
+    const cudaError_t err = cudaGetDeviceCount(&n);
     if (err != cudaSuccess) {
       (void)cudaGetLastError();
-      return false;
+      return 0;
     }
-    return count > 0;
+    return n;
   }();
-  return present;
+  return count;
 }
+
+bool gpu_present() { return gpu_count() > 0; }
 
 std::string gpu_name() {
   if (!gpu_present()) return "none";
@@ -81,7 +83,7 @@ std::int64_t sanitizer_sized_count(std::int64_t n) {
 
 std::int64_t sanitizer_sized_dim(std::int64_t d) { return under_sanitizer() && d > 300 ? 128 + d % 128 : d; }
 
-std::string use_gpus_assigned_by_ctest() {
+std::string use_gpus_assigned_by_ctest(int min_distinct) {
   const char* groups_env = std::getenv("CTEST_RESOURCE_GROUP_COUNT");
   if (groups_env == nullptr) return "";
   // Each group that holds GPUs has CTEST_RESOURCE_GROUP_<g>_GPUS = "id:0,slots:1" (several
@@ -101,6 +103,9 @@ std::string use_gpus_assigned_by_ctest() {
         }
   }
   if (ids.empty()) return "";
+  if (static_cast<int>(ids.size()) < min_distinct)
+    return "ctest assigned " + std::to_string(ids.size()) + " distinct GPU(s) to a test that needs " +
+           std::to_string(min_distinct) + "; keeping every GPU this process sees";
   // scripts/gpu-resource-spec.sh numbers the devices this process would see, so an id is an index
   // into an existing CUDA_VISIBLE_DEVICES (a runner that already restricts the job), else a CUDA
   // ordinal of its own.

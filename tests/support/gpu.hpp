@@ -11,6 +11,8 @@
 namespace gpuprims::test {
 
 bool gpu_present();
+// CUDA devices this process sees (0 without a device or driver).
+int gpu_count();
 std::string gpu_name();
 // Free device memory in bytes (0 without a device).
 std::size_t gpu_free_bytes();
@@ -37,9 +39,12 @@ std::int64_t sanitizer_sized_dim(std::int64_t d);
 // Called by test_main before anything touches CUDA, so they decide which devices the process sees.
 // A GPU test binary under `ctest --resource-spec-file`: CUDA_VISIBLE_DEVICES becomes the GPU(s) ctest
 // assigned to the test (CTEST_RESOURCE_GROUP_<i>_GPUS), so tests run concurrently on a multi-GPU
-// runner spread over its GPUs. Without those variables nothing changes. Returns what it did, for the
-// log line ("" when nothing).
-std::string use_gpus_assigned_by_ctest();
+// runner spread over its GPUs. Without those variables nothing changes. ctest may give a multigpu
+// test's two groups slots of the same GPU (it does whenever one GPU has the slots free): with fewer
+// than `min_distinct` different GPUs assigned, the process keeps every GPU it sees instead, so a
+// two-GPU test runs on two GPUs rather than skipping on a two-GPU runner. Returns what it did, for
+// the log line ("" when nothing).
+std::string use_gpus_assigned_by_ctest(int min_distinct = 1);
 // A CPU test binary: CUDA_VISIBLE_DEVICES="" hides every device, so a `cpu` test never runs GPU work
 // and checks the same no-device answers on a GPU runner as on a CPU-only one.
 void hide_gpus_from_cpu_tests();
@@ -54,6 +59,16 @@ void use_sanitizer_sized_rapidcheck_runs();
     if (!::gpuprims::test::gpu_present())                                                       \
       GTEST_SKIP() << "no CUDA device on this machine: GPU test not run (run scripts/gpu-check.sh " \
                       "on a GPU host)";                                                         \
+  } while (0)
+
+// A test that needs `count` devices (a multigpu test): skips with the reason when the process sees
+// fewer. test_main fails a multigpu binary's skip only when the process sees two devices or more.
+#define GPUPRIMS_REQUIRE_GPUS(count)                                                             \
+  do {                                                                                          \
+    if (::gpuprims::test::gpu_count() < (count))                                                \
+      GTEST_SKIP() << "needs " << (count) << " CUDA devices, this process sees "                \
+                   << ::gpuprims::test::gpu_count() << ": multi-GPU test not run (run it on a "  \
+                      "machine with " << (count) << " GPUs)";                                   \
   } while (0)
 
 #define CUDA_OK(expr)                                                                          \

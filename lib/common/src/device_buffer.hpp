@@ -22,7 +22,9 @@ class StreamScratch {
   ~StreamScratch() {
     if (ptr_ != nullptr) (void)cudaFreeAsync(ptr_, stream_);
   }
-  Status allocate(std::size_t bytes);  // scratch_pool.cpp
+  // scratch_pool.cpp. Exported from the shared library for gpuprims::dist, whose allocating forms
+  // take their scratch from the same pool; not part of the public API.
+  GPUPRIMS_API Status allocate(std::size_t bytes);
   void* get() const { return ptr_; }
 
  private:

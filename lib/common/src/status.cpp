@@ -9,6 +9,7 @@ const char* to_string(Status status) noexcept {
     case Status::misaligned_pointer: return "misaligned_pointer";
     case Status::unsupported: return "unsupported";
     case Status::cuda_error: return "cuda_error";
+    case Status::communication_error: return "communication_error";
   }
   return "unknown_status";
 }

@@ -24,7 +24,10 @@ struct SgemmArgs {
   bool force_wide_index = false;  // tests: take the top-2's 64-bit-index path whatever the size
 };
 
-Status validate_sgemm(const SgemmArgs& a) noexcept;
+// Exported from the shared library for gpuprims::dist, which checks every rank's GEMM arguments
+// before its first collective (a rank that failed afterwards would leave the others waiting); not
+// part of the public API.
+GPUPRIMS_API Status validate_sgemm(const SgemmArgs& a) noexcept;
 
 // Whether a is one of gemm::kAllAlgorithms (a value cast from outside the enum is not).
 bool known_algorithm(gemm::Algorithm a);

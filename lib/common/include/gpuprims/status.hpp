@@ -12,6 +12,7 @@ enum class Status {
   misaligned_pointer,  //!< a float pointer not aligned to 4 bytes
   unsupported,         //!< a valid request this build or device cannot serve (e.g. no CUDA device)
   cuda_error,          //!< a CUDA runtime call or launch failed
+  communication_error,  //!< an NCCL call failed (gpuprims::dist only; the core library never returns it)
 };
 
 //! "success", "invalid_argument", ...; "unknown" for a value outside the enum.
