@@ -17,28 +17,13 @@
 
 #include "harness.hpp"
 #include "reduce/src/plan.hpp"
+#include "testkit/random.hpp"
 
 namespace {
 
 using gpuprims::reduce::Algorithm;
 namespace bench = gpuprims::bench;
 namespace rd = gpuprims::reduce::detail;
-
-__device__ __forceinline__ std::uint64_t mix64(std::uint64_t x) {
-  x += 0x9e3779b97f4a7c15ull;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
-}
-
-// x[i] uniform in [-1, 1) from a hash of (seed, i).
-__global__ void fill_uniform(float* x, std::int64_t n, std::uint64_t seed) {
-  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
-  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
-    const std::uint64_t h = mix64(seed ^ mix64(static_cast<std::uint64_t>(i)));
-    x[i] = static_cast<float>(h >> 40) * (2.0f / 16777216.0f) - 1.0f;
-  }
-}
 
 // sum |x| in double, for the error bound of the cross-check (not timed; atomics are fine here).
 __global__ void abs_sum_double(const float* x, std::int64_t n, double* out) {
@@ -110,9 +95,7 @@ int main(int argc, char** argv) {
   float* d_out = nullptr;
   BENCH_CUDA(cudaMalloc(&d_in, static_cast<std::size_t>(max_n) * sizeof(float)));
   BENCH_CUDA(cudaMalloc(&d_out, 2 * sizeof(float)));
-  fill_uniform<<<4096, 256>>>(d_in, max_n, 0x5eedf00dull);
-  BENCH_CUDA(cudaGetLastError());
-  BENCH_CUDA(cudaDeviceSynchronize());
+  BENCH_CUDA(gpuprims::testkit::fill_uniform(d_in, max_n, 0x5eedf00dull));  // uniform in [-1, 1)
 
   // Our workspace, once: the most any (n, variant) needs.
   std::size_t ws_bytes = 0;

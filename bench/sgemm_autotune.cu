@@ -22,10 +22,12 @@
 #include "gemm/tools/model_fit.hpp"
 #include "gemm_shapes.hpp"
 #include "harness.hpp"
+#include "testkit/random.hpp"
 
 namespace {
 
 using namespace gpuprims::bench;
+namespace tk = gpuprims::testkit;
 namespace d = gpuprims::detail;
 
 std::string plan_name(const d::GemmPlan& p) {
@@ -54,8 +56,8 @@ std::vector<d::TimedPlan> sweep(const std::vector<GemmShape>& shapes, const d::D
     BENCH_CUDA(cudaMalloc(&A, s.m * s.k * 4));
     BENCH_CUDA(cudaMalloc(&B, s.k * s.n * 4));
     BENCH_CUDA(cudaMalloc(&C, s.m * s.n * 4));
-    fill_uniform(A, s.m * s.k, 21);
-    fill_uniform(B, s.k * s.n, 22);
+    BENCH_CUDA(tk::fill_uniform(A, s.m * s.k, 21));
+    BENCH_CUDA(tk::fill_uniform(B, s.k * s.n, 22));
     std::size_t ws_bytes = 16;
     d::for_each_candidate(s.m, s.n, s.k, device, [&](int, const d::GemmPlan& plan) {
       ws_bytes = std::max(ws_bytes, d::call_workspace_bytes(plan, s.m, s.n, false, device.sm_count));

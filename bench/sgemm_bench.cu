@@ -17,10 +17,12 @@
 #include "gemm/src/gemm_internal.hpp"
 #include "gemm_shapes.hpp"
 #include "harness.hpp"
+#include "testkit/random.hpp"
 
 namespace {
 
 using namespace gpuprims::bench;
+namespace tk = gpuprims::testkit;
 using gpuprims::gemm::Algorithm;
 using gpuprims::bench::GemmShape;
 
@@ -60,8 +62,8 @@ int run_single(int argc, char** argv) {
   BENCH_CUDA(cudaMalloc(&A, m * k * 4));
   BENCH_CUDA(cudaMalloc(&B, k * n * 4));
   BENCH_CUDA(cudaMalloc(&C, m * n * 4));
-  fill_uniform(A, m * k, 1);
-  fill_uniform(B, k * n, 2);
+  BENCH_CUDA(tk::fill_uniform(A, m * k, 1));
+  BENCH_CUDA(tk::fill_uniform(B, k * n, 2));
   const gpuprims::Status st = gpuprims::gemm::sgemm(m, n, k, 1.0f, A, k, B, n, 0.0f, C, n, algo);
   BENCH_CUDA(cudaDeviceSynchronize());
   std::printf("%s %s: %s\n", gpuprims::gemm::name(algo), shape_name({m, n, k}).c_str(), gpuprims::to_string(st));
@@ -79,8 +81,8 @@ struct DeviceProblem {
     BENCH_CUDA(cudaMalloc(&B, k * n * 4));
     BENCH_CUDA(cudaMalloc(&C, m * n * 4));
     BENCH_CUDA(cudaMalloc(&R, m * n * 4));
-    fill_uniform(A, m * k, seed_a);
-    fill_uniform(B, k * n, seed_b);
+    BENCH_CUDA(tk::fill_uniform(A, m * k, seed_a));
+    BENCH_CUDA(tk::fill_uniform(B, k * n, seed_b));
     cublas_sgemm_rowmajor(handle, m, n, k, 1.0f, A, B, 0.0f, R);
   }
   ~DeviceProblem() {

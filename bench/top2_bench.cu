@@ -21,10 +21,12 @@
 #include "bench_data.cuh"
 #include "gemm/src/gemm_internal.hpp"
 #include "harness.hpp"
+#include "testkit/random.hpp"
 
 namespace {
 
 using namespace gpuprims::bench;
+namespace tk = gpuprims::testkit;
 
 struct Shape {
   std::int64_t m, n, k;
@@ -60,8 +62,8 @@ int run_single(int argc, char** argv) {
   BENCH_CUDA(cudaMalloc(&B, k * n * 4));
   BENCH_CUDA(cudaMalloc(&C, m * n * 4));
   BENCH_CUDA(cudaMalloc(&top2, sizeof(gpuprims::Top2)));
-  fill_uniform(A, m * k, 31 + m);
-  fill_uniform(B, k * n, 37 + n);
+  BENCH_CUDA(tk::fill_uniform(A, m * k, 31 + m));
+  BENCH_CUDA(tk::fill_uniform(B, k * n, 37 + n));
   const std::size_t bytes = gpuprims::gemm::top2_workspace_bytes(m, n, k);
   void* ws = nullptr;
   BENCH_CUDA(cudaMalloc(&ws, bytes));
@@ -102,8 +104,8 @@ int main(int argc, char** argv) {
     BENCH_CUDA(cudaMalloc(&saved, sizeof(float)));
     BENCH_CUDA(cudaMalloc(&min_idx, 2 * sizeof(std::int64_t)));
     BENCH_CUDA(cudaMalloc(&top2, sizeof(gpuprims::Top2)));
-    fill_uniform(A, m * k, 31 + m);
-    fill_uniform(B, k * n, 37 + n);
+    BENCH_CUDA(tk::fill_uniform(A, m * k, 31 + m));
+    BENCH_CUDA(tk::fill_uniform(B, k * n, 37 + n));
     // Workspaces once, outside timing.
     std::size_t cub_bytes = 0;
     BENCH_CUDA(cub::DeviceReduce::ArgMin(nullptr, cub_bytes, C, min_val, min_idx, count, stream));

@@ -16,6 +16,7 @@
 #include "support/gpu.hpp"
 #include "support/random.hpp"
 #include "support/reference.hpp"
+#include "testkit/random.hpp"
 
 namespace {
 
@@ -23,6 +24,7 @@ using gpuprims::Status;
 using gpuprims::gemm::Algorithm;
 using gpuprims::gemm::kAllAlgorithms;
 namespace t = gpuprims::test;
+namespace tk = gpuprims::testkit;
 
 template <class T>
 struct DeviceArray {
@@ -48,8 +50,8 @@ TEST(GemmLarge, Square4096AgainstCublasAndDoubleRows) {
   DeviceArray<float> A(count), B(count), C(count), ref(count), absA(count), absB(count), mag(count);
   ASSERT_TRUE(A.p && B.p && C.p && ref.p && absA.p && absB.p && mag.p);
   const std::uint64_t seed = t::base_seed() ^ 0x4096;
-  CUDA_OK(t::device_fill_uniform(A.p, count, seed, -1.0f, 1.0f));
-  CUDA_OK(t::device_fill_uniform(B.p, count, seed + 1, -1.0f, 1.0f));
+  CUDA_OK(tk::fill_uniform(A.p, count, seed, -1.0f, 1.0f));
+  CUDA_OK(tk::fill_uniform(B.p, count, seed + 1, -1.0f, 1.0f));
   std::vector<float> hA(count), hB(count);
   CUDA_OK(cudaMemcpy(hA.data(), A.p, count * 4, cudaMemcpyDeviceToHost));
   CUDA_OK(cudaMemcpy(hB.data(), B.p, count * 4, cudaMemcpyDeviceToHost));
@@ -108,8 +110,8 @@ TEST(GemmHuge, OutputPast2Pow31ElementsSampledAgainstDouble) {
   ASSERT_GT(t::gpu_free_bytes(), static_cast<std::size_t>(m * n * 4 + (std::int64_t{1} << 30)))
       << "this test needs about 9 GB of device memory";
   auto rng = t::make_rng(31);
-  const std::vector<float> hA = t::random_vector(static_cast<std::size_t>(m * lda), rng);
-  const std::vector<float> hB = t::random_vector(static_cast<std::size_t>(k * n), rng);
+  const std::vector<float> hA = tk::random_vector(static_cast<std::size_t>(m * lda), rng);
+  const std::vector<float> hB = tk::random_vector(static_cast<std::size_t>(k * n), rng);
   DeviceArray<float> A(hA.size()), B(hB.size()), C(static_cast<std::size_t>(m * n));
   DeviceArray<gpuprims::Top2> fused(1), unfused(1);
   ASSERT_TRUE(A.p && B.p && C.p && fused.p && unfused.p);

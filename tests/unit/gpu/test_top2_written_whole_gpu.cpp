@@ -21,6 +21,7 @@
 #include "support/guarded_array.hpp"
 #include "support/reference.hpp"
 #include "support/top2_check.hpp"
+#include "testkit/random.hpp"
 
 namespace {
 
@@ -28,6 +29,7 @@ using gpuprims::Status;
 using gpuprims::Top2;
 using gpuprims::gemm::Algorithm;
 namespace t = gpuprims::test;
+namespace tk = gpuprims::testkit;
 namespace d = gpuprims::detail;
 
 // Runs one entry point into `out` on the default stream.
@@ -74,7 +76,7 @@ void expect_written_whole(const std::string& what, const Call& call, const Top2&
 TEST(Top2WrittenWhole, ReduceTop2EveryPath) {
   GPUPRIMS_REQUIRE_GPU();
   auto rng = t::make_rng(0x70b2);
-  const std::vector<float> x = t::random_vector(1000, rng, t::Dist::integers_small);
+  const std::vector<float> x = tk::random_vector(1000, rng, tk::Dist::integers_small);
   t::GuardedArray in(x.size());
   ASSERT_TRUE(in.ok());
   in.upload(x);
@@ -105,7 +107,7 @@ TEST(Top2WrittenWhole, FusedGemmTop2EveryPath) {
   // Small integers: the product is exact in float, so the reference is exact too.
   const t::GemmLayout l = t::make_layout(67, 45, 9);
   auto rng = t::make_rng(0x70b3);
-  const t::GemmInputs in = t::make_inputs(l, rng, t::Dist::integers_small);
+  const t::GemmInputs in = t::make_inputs(l, rng, tk::Dist::integers_small);
   const t::ProductReference ref = t::reference_product(l.m, l.n, l.k, in.A.data(), l.lda, in.B.data(), l.ldb);
   std::vector<float> product(ref.sum.size());
   for (std::size_t i = 0; i < product.size(); ++i) product[i] = static_cast<float>(ref.sum[i]);
