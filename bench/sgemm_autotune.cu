@@ -17,7 +17,6 @@
 #include <string>
 #include <vector>
 
-#include "bench_data.cuh"
 #include "gemm/src/gemm_internal.hpp"
 #include "gemm/tools/model_fit.hpp"
 #include "gemm_shapes.hpp"

@@ -13,10 +13,10 @@
 #include <string>
 #include <vector>
 
-#include "bench_data.cuh"
 #include "gemm/src/gemm_internal.hpp"
 #include "gemm_shapes.hpp"
 #include "harness.hpp"
+#include "testkit/cublas.hpp"
 #include "testkit/random.hpp"
 
 namespace {
@@ -75,7 +75,7 @@ int run_single(int argc, char** argv) {
 // and R holding cuBLAS's product, freed when it goes out of scope.
 struct DeviceProblem {
   float *A = nullptr, *B = nullptr, *C = nullptr, *R = nullptr;
-  DeviceProblem(cublasHandle_t handle, std::int64_t m, std::int64_t n, std::int64_t k, std::uint64_t seed_a,
+  DeviceProblem(cublasHandle_t cublas, std::int64_t m, std::int64_t n, std::int64_t k, std::uint64_t seed_a,
                 std::uint64_t seed_b) {
     BENCH_CUDA(cudaMalloc(&A, m * k * 4));
     BENCH_CUDA(cudaMalloc(&B, k * n * 4));
@@ -83,7 +83,7 @@ struct DeviceProblem {
     BENCH_CUDA(cudaMalloc(&R, m * n * 4));
     BENCH_CUDA(tk::fill_uniform(A, m * k, seed_a));
     BENCH_CUDA(tk::fill_uniform(B, k * n, seed_b));
-    cublas_sgemm_rowmajor(handle, m, n, k, 1.0f, A, B, 0.0f, R);
+    BENCH_CUBLAS(tk::sgemm_rowmajor(cublas, m, n, k, 1.0f, A, k, B, n, 0.0f, R, n));
   }
   ~DeviceProblem() {
     for (float* p : {A, B, C, R}) BENCH_CUDA(cudaFree(p));
@@ -107,7 +107,7 @@ std::string tuned_plan(std::int64_t m, std::int64_t n, std::int64_t k, double* p
 }
 
 // The tuned rung against cuBLAS on every held-out shape; a summary by class at the end.
-void run_heldout(Timer& timer, cublasHandle_t handle, const TimingOptions& opt, bool quick, Report& report) {
+void run_heldout(Timer& timer, cublasHandle_t cublas, const TimingOptions& opt, bool quick, Report& report) {
   std::vector<GemmShape> shapes = heldout_suite();
   if (quick) {
     std::vector<GemmShape> few;
@@ -132,7 +132,7 @@ void run_heldout(Timer& timer, cublasHandle_t handle, const TimingOptions& opt, 
   for (const GemmShape& s : shapes) {
     const std::int64_t m = s.m, n = s.n, k = s.k;
     const double flops = 2.0 * m * n * k;
-    const DeviceProblem problem(handle, m, n, k, 31 + m, 37 + n);
+    const DeviceProblem problem(cublas, m, n, k, 31 + m, 37 + n);
     float *A = problem.A, *B = problem.B, *C = problem.C, *R = problem.R;
     auto call = [&] {
       const gpuprims::Status st =
@@ -150,7 +150,8 @@ void run_heldout(Timer& timer, cublasHandle_t handle, const TimingOptions& opt, 
     BENCH_CUDA(cudaMemcpy(ours.data(), C, ours.size() * 4, cudaMemcpyDeviceToHost));
     const double rel = max_rel_diff(ours, ref);
     const bool mismatch = !(rel <= 1e-4);
-    const Timing vendor = timer.time([&] { cublas_sgemm_rowmajor(handle, m, n, k, 1.0f, A, B, 0.0f, C); }, opt);
+    const Timing vendor =
+        timer.time([&] { BENCH_CUBLAS(tk::sgemm_rowmajor(cublas, m, n, k, 1.0f, A, k, B, n, 0.0f, C, n)); }, opt);
     const Timing t = timer.time(call, opt);
     double predicted_ms = 0;
     const std::string plan = tuned_plan(m, n, k, &predicted_ms);
@@ -195,7 +196,9 @@ int main(int argc, char** argv) {
   if (!gpu_info(&gpu)) return 2;
   TimingOptions opt;
   Timer timer(gpu);
-  cublasHandle_t handle = make_cublas(timer.stream());
+  // FP32 pedantic (no TF32): the vendor's FP32 SGEMM, which the tuned rung is compared against.
+  const tk::CublasHandle cublas(CUBLAS_PEDANTIC_MATH, timer.stream());
+  BENCH_CUBLAS(cublas.status());
   Report report("sgemm", gpu, opt);
 
   std::vector<Shape> shapes(std::begin(kShapes), std::end(kShapes));
@@ -205,13 +208,14 @@ int main(int argc, char** argv) {
   for (const Shape& s : shapes) {
     const std::int64_t m = s.m, n = s.n, k = s.k;
     const double flops = 2.0 * m * n * k;
-    const DeviceProblem problem(handle, m, n, k, 11 + m, 13 + n);
+    const DeviceProblem problem(cublas.get(), m, n, k, 11 + m, 13 + n);
     float *A = problem.A, *B = problem.B, *C = problem.C, *R = problem.R;
     BENCH_CUDA(cudaStreamSynchronize(timer.stream()));
     std::vector<float> ref(static_cast<std::size_t>(m * n)), ours(ref.size());
     BENCH_CUDA(cudaMemcpy(ref.data(), R, ref.size() * 4, cudaMemcpyDeviceToHost));
 
-    const Timing vendor = timer.time([&] { cublas_sgemm_rowmajor(handle, m, n, k, 1.0f, A, B, 0.0f, C); }, opt);
+    const Timing vendor =
+        timer.time([&] { BENCH_CUBLAS(tk::sgemm_rowmajor(cublas.get(), m, n, k, 1.0f, A, k, B, n, 0.0f, C, n)); }, opt);
     const double vendor_tflops = flops / (vendor.median_ms * 1e-3) / 1e12;
     progress("sgemm " + shape_name(s) + " cublas", vendor.median_ms);
     std::printf("%-20s %-20s %10.4f %10.2f %8.3f\n", shape_name(s).c_str(), "cublas", vendor.median_ms,
@@ -259,7 +263,6 @@ int main(int argc, char** argv) {
       report.add(rec);
     }
   }
-  if (suite != "standard") run_heldout(timer, handle, opt, args.quick, report);
-  cublasDestroy(handle);
+  if (suite != "standard") run_heldout(timer, cublas.get(), opt, args.quick, report);
   return report.write(args.out) ? 0 : 1;
 }

@@ -18,9 +18,9 @@
 #include <string>
 #include <vector>
 
-#include "bench_data.cuh"
 #include "gemm/src/gemm_internal.hpp"
 #include "harness.hpp"
+#include "testkit/cublas.hpp"
 #include "testkit/random.hpp"
 
 namespace {
@@ -87,7 +87,9 @@ int main(int argc, char** argv) {
   TimingOptions opt;
   Timer timer(gpu);
   cudaStream_t stream = timer.stream();
-  cublasHandle_t handle = make_cublas(stream);
+  // FP32 pedantic (no TF32): the vendor's FP32 SGEMM, as sgemm_bench compares against.
+  const tk::CublasHandle cublas(CUBLAS_PEDANTIC_MATH, stream);
+  BENCH_CUBLAS(cublas.status());
   Report report("top2", gpu, opt);
   std::vector<Shape> shapes(std::begin(kShapes), std::end(kShapes));
   if (args.quick) shapes.assign(std::begin(kQuickShapes), std::end(kQuickShapes));
@@ -124,7 +126,7 @@ int main(int argc, char** argv) {
     BENCH_CUDA(cudaMalloc(&twin_ws, twin_bytes));
 
     auto cublas_cub = [&] {
-      cublas_sgemm_rowmajor(handle, m, n, k, 1.0f, A, B, 0.0f, C);
+      BENCH_CUBLAS(tk::sgemm_rowmajor(cublas.get(), m, n, k, 1.0f, A, k, B, n, 0.0f, C, n));
       BENCH_CUDA(cub::DeviceReduce::ArgMin(cub_ws, cub_bytes, C, min_val, min_idx, count, stream));
       mask_min<<<1, 1, 0, stream>>>(C, min_idx, saved);
       BENCH_CUDA(cub::DeviceReduce::ArgMin(cub_ws, cub_bytes, C, min_val + 1, min_idx + 1, count, stream));
@@ -171,7 +173,9 @@ int main(int argc, char** argv) {
                                                       gpuprims::gemm::Algorithm::tuned, stream),
                                 "sgemm");
                            }},
-                          {"cublas_sgemm_plain", [&] { cublas_sgemm_rowmajor(handle, m, n, k, 1.0f, A, B, 0.0f, C); }}};
+                          {"cublas_sgemm_plain", [&] {
+                             BENCH_CUBLAS(tk::sgemm_rowmajor(cublas.get(), m, n, k, 1.0f, A, k, B, n, 0.0f, C, n));
+                           }}};
     if (per_config)
       for (const d::RungEntry& cfg : d::kTunedConfigs)
         paths.push_back({std::string("fused_no_store@") + cfg.name, [&, plan = d::make_plan(cfg, k, 1)] {
@@ -196,6 +200,5 @@ int main(int argc, char** argv) {
                     twin_ws})
       BENCH_CUDA(cudaFree(p));
   }
-  cublasDestroy(handle);
   return report.write(args.out) ? 0 : 1;
 }

@@ -2,7 +2,6 @@
 // a C of more than 2^31 elements (64-bit offsets) checked on sampled entries against a double
 // reference, with every element shown written (no NaN left from the poison). Under the sanitizer
 // (GPUPRIMS_SANITIZER=1) both run the same checks smaller: 512^3, and a 500 x 430 output.
-#include <cublas_v2.h>
 #include <gtest/gtest.h>
 
 #include <gpuprims/gemm.hpp>
@@ -16,6 +15,7 @@
 #include "support/gpu.hpp"
 #include "support/random.hpp"
 #include "support/reference.hpp"
+#include "testkit/cublas.hpp"
 #include "testkit/random.hpp"
 
 namespace {
@@ -35,14 +35,6 @@ struct DeviceArray {
   ~DeviceArray() { cudaFree(p); }
 };
 
-// Row-major C = A B through column-major cuBLAS: C^T = B^T A^T.
-void cublas_rowmajor(cublasHandle_t h, int m, int n, int k, const float* A, int lda, const float* B, int ldb, float* C,
-                     int ldc) {
-  const float one = 1.0f, zero = 0.0f;
-  ASSERT_EQ(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, B, ldb, A, lda, &zero, C, ldc),
-            CUBLAS_STATUS_SUCCESS);
-}
-
 TEST(GemmLarge, Square4096AgainstCublasAndDoubleRows) {
   GPUPRIMS_REQUIRE_GPU();
   const int N = t::sized_for_sanitizer(4096, 512);
@@ -61,13 +53,15 @@ TEST(GemmLarge, Square4096AgainstCublasAndDoubleRows) {
   for (std::size_t i = 0; i < count; ++i) h_abs[i] = std::fabs(hB[i]);
   CUDA_OK(cudaMemcpy(absB.p, h_abs.data(), count * 4, cudaMemcpyHostToDevice));
 
-  cublasHandle_t h = nullptr;
-  ASSERT_EQ(cublasCreate(&h), CUBLAS_STATUS_SUCCESS);
-  ASSERT_EQ(cublasSetMathMode(h, CUBLAS_PEDANTIC_MATH), CUBLAS_STATUS_SUCCESS);
-  cublas_rowmajor(h, N, N, N, A.p, N, B.p, N, ref.p, N);
-  cublas_rowmajor(h, N, N, N, absA.p, N, absB.p, N, mag.p, N);
-  CUDA_OK(cudaDeviceSynchronize());
-  cublasDestroy(h);
+  {
+    // FP32 pedantic (no TF32): cuBLAS is then within the FP32 bound below, as ours must be.
+    const tk::CublasHandle cublas(CUBLAS_PEDANTIC_MATH, nullptr);
+    ASSERT_EQ(cublas.status(), CUBLAS_STATUS_SUCCESS);
+    ASSERT_EQ(tk::sgemm_rowmajor(cublas.get(), N, N, N, 1.0f, A.p, N, B.p, N, 0.0f, ref.p, N), CUBLAS_STATUS_SUCCESS);
+    ASSERT_EQ(tk::sgemm_rowmajor(cublas.get(), N, N, N, 1.0f, absA.p, N, absB.p, N, 0.0f, mag.p, N),
+              CUBLAS_STATUS_SUCCESS);
+    CUDA_OK(cudaDeviceSynchronize());
+  }
   std::vector<float> h_ref(count), h_mag(count), h_c(count);
   CUDA_OK(cudaMemcpy(h_ref.data(), ref.p, count * 4, cudaMemcpyDeviceToHost));
   CUDA_OK(cudaMemcpy(h_mag.data(), mag.p, count * 4, cudaMemcpyDeviceToHost));
