@@ -27,6 +27,8 @@ namespace {
 
 using namespace gpuprims::bench;
 namespace tk = gpuprims::testkit;
+using tk::GemmShape;
+using tk::shape_name;
 namespace d = gpuprims::detail;
 
 std::string plan_name(const d::GemmPlan& p) {

@@ -24,21 +24,16 @@ namespace {
 using namespace gpuprims::bench;
 namespace tk = gpuprims::testkit;
 using gpuprims::gemm::Algorithm;
-using gpuprims::bench::GemmShape;
+using tk::GemmShape;
+using tk::shape_name;
 
-struct Shape {
-  std::int64_t m, n, k;
-};
-
-const Shape kShapes[] = {{256, 256, 256},       {512, 512, 512},     {1024, 1024, 1024}, {2048, 2048, 2048},
-                         {4096, 4096, 4096},    {8192, 8192, 8192},  {4095, 4095, 4095}, {1000, 3000, 500},
-                         {8192, 8192, 128},     {16384, 16384, 64},  {128, 8192, 8192},  {4096, 4096, 1024}};
-const Shape kQuickShapes[] = {{1024, 1024, 1024}, {4096, 4096, 4096}, {16384, 16384, 64}};
+const GemmShape kShapes[] = {{256, 256, 256},    {512, 512, 512},   {1024, 1024, 1024}, {2048, 2048, 2048},
+                             {4096, 4096, 4096}, {8192, 8192, 8192}, {4095, 4095, 4095}, {1000, 3000, 500},
+                             {8192, 8192, 128},  {16384, 16384, 64}, {128, 8192, 8192},  {4096, 4096, 1024}};
+const GemmShape kQuickShapes[] = {{1024, 1024, 1024}, {4096, 4096, 4096}, {16384, 16384, 64}};
 
 // A rung that takes longer than this for one run is timed only at the headline shape (4096^3).
 constexpr double kSlowRunMs = 150.0;
-
-std::string shape_name(const Shape& s) { return gpuprims::bench::shape_name(s.m, s.n, s.k); }
 
 // Largest |ours - cuBLAS| relative to the largest |cuBLAS| entry, over the whole output.
 double max_rel_diff(const std::vector<float>& ours, const std::vector<float>& ref) {
@@ -201,11 +196,11 @@ int main(int argc, char** argv) {
   BENCH_CUBLAS(cublas.status());
   Report report("sgemm", gpu, opt);
 
-  std::vector<Shape> shapes(std::begin(kShapes), std::end(kShapes));
+  std::vector<GemmShape> shapes(std::begin(kShapes), std::end(kShapes));
   if (args.quick) shapes.assign(std::begin(kQuickShapes), std::end(kQuickShapes));
   if (suite == "heldout") shapes.clear();
   std::printf("%-20s %-20s %10s %10s %8s\n", "shape", "algorithm", "ms", "TFLOP/s", "x cuBLAS");
-  for (const Shape& s : shapes) {
+  for (const GemmShape& s : shapes) {
     const std::int64_t m = s.m, n = s.n, k = s.k;
     const double flops = 2.0 * m * n * k;
     const DeviceProblem problem(cublas.get(), m, n, k, 11 + m, 13 + n);

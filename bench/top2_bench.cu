@@ -22,21 +22,25 @@
 #include "harness.hpp"
 #include "testkit/cublas.hpp"
 #include "testkit/random.hpp"
+#include "testkit/shapes.hpp"
 
 namespace {
 
 using namespace gpuprims::bench;
 namespace tk = gpuprims::testkit;
 
-struct Shape {
-  std::int64_t m, n, k;
-};
+using tk::GemmShape;
+
 // The classic shapes, then shapes the tuned rung serves with its other paths (split-K on a small
-// output with a long k, few rows, few columns, one short side), where the fused call must stay close
-// to the plain one too.
-const Shape kShapes[] = {{4096, 4096, 4096}, {16384, 16384, 64}, {8192, 8192, 128}, {1000, 3000, 500},
-                         {64, 64, 65536},    {1, 4096, 4096},    {4096, 1, 4096},   {100, 8192, 4096}};
-const Shape kQuickShapes[] = {{4096, 4096, 4096}, {16384, 16384, 64}};
+// output with a long k, few rows, few columns, one short side: testkit::path_exemplars), where the
+// fused call must stay close to the plain one too.
+std::vector<GemmShape> top2_shapes() {
+  std::vector<GemmShape> s = {{4096, 4096, 4096}, {16384, 16384, 64}, {8192, 8192, 128}, {1000, 3000, 500}};
+  const std::vector<GemmShape> others = tk::path_exemplars();
+  s.insert(s.end(), others.begin(), others.end());
+  return s;
+}
+const GemmShape kQuickShapes[] = {{4096, 4096, 4096}, {16384, 16384, 64}};
 
 // The user's masking step between the two ArgMin calls: C[first] = +inf (saved, restored after).
 __global__ void mask_min(float* c, const std::int64_t* index, float* saved) {
@@ -91,10 +95,10 @@ int main(int argc, char** argv) {
   const tk::CublasHandle cublas(CUBLAS_PEDANTIC_MATH, stream);
   BENCH_CUBLAS(cublas.status());
   Report report("top2", gpu, opt);
-  std::vector<Shape> shapes(std::begin(kShapes), std::end(kShapes));
+  std::vector<GemmShape> shapes = top2_shapes();
   if (args.quick) shapes.assign(std::begin(kQuickShapes), std::end(kQuickShapes));
 
-  for (const Shape& s : shapes) {
+  for (const GemmShape& s : shapes) {
     const std::int64_t m = s.m, n = s.n, k = s.k, count = m * n;
     float *A, *B, *C, *min_val, *saved;
     std::int64_t* min_idx;
@@ -184,7 +188,7 @@ int main(int argc, char** argv) {
                            ok(d::sgemm_run(a, &plan, fused_ws, fused_bytes, stream), "forced");
                          }});
     double vendor_ms = 0;
-    const std::string shape = std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k);
+    const std::string shape = tk::shape_name(m, n, k);
     for (const Path& p : paths) {
       const Timing t = timer.time(p.run, opt);
       if (vendor_ms == 0) vendor_ms = t.median_ms;

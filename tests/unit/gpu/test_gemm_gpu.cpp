@@ -15,6 +15,7 @@
 
 #include "support/gemm_check.hpp"
 #include "support/gpu.hpp"
+#include "testkit/shapes.hpp"
 
 namespace {
 
@@ -87,7 +88,7 @@ TEST_P(GemmShapes, PaddedToMultiplesOfFourStillVectorized) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Issue, GemmShapes, ::testing::ValuesIn(kShapes), [](const auto& info) {
-  return std::to_string(info.param.m) + "x" + std::to_string(info.param.n) + "x" + std::to_string(info.param.k);
+  return gpuprims::testkit::shape_name(info.param.m, info.param.n, info.param.k);
 });
 
 TEST(GemmEdges, KZeroGivesBetaTimesCWithoutReadingAOrB) {

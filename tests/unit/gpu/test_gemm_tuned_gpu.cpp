@@ -19,6 +19,7 @@
 #include "support/gpu.hpp"
 #include "support/guarded_array.hpp"
 #include "support/top2_check.hpp"
+#include "testkit/shapes.hpp"
 
 namespace {
 
@@ -102,7 +103,7 @@ TEST(GemmTuned, SplitKResultsAreBitwiseReproducible) {
   for (const Case& c : cases) {
     const Shape s = c.s;
     const d::GemmPlan plan = c.forced ? d::make_plan(*c.forced, s.k, 24) : tuned_plan(s.m, s.n, s.k);
-    SCOPED_TRACE(std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k) + " " + describe(plan));
+    SCOPED_TRACE(gpuprims::testkit::shape_name(s.m, s.n, s.k) + " " + describe(plan));
     ASSERT_GT(plan.splits, 1) << "the case is meant to exercise a split plan";
     const t::GemmLayout l = t::make_layout(s.m, s.n, s.k);
     auto r = t::make_rng(4242 + s.k);
