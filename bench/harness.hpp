@@ -12,6 +12,8 @@
 #include <variant>
 #include <vector>
 
+#include "common/src/device_buffer.hpp"
+
 namespace gpuprims::bench {
 
 struct GpuInfo {
@@ -33,6 +35,18 @@ void check(cudaError_t err, const char* what);
 void check(cublasStatus_t status, const char* what);
 #define BENCH_CUDA(expr) ::gpuprims::bench::check((expr), #expr)
 #define BENCH_CUBLAS(expr) ::gpuprims::bench::check((expr), #expr)
+
+// count Ts of device memory (cudaMalloc), freed with the buffer, as the tests own theirs; exits with
+// a message naming `what` when the allocation fails.
+template <class T>
+detail::DeviceBuffer<T> device_buffer(std::size_t count, const char* what) {
+  detail::DeviceBuffer<T> buffer;
+  if (buffer.allocate(count) != Status::success) {
+    const cudaError_t err = cudaGetLastError();
+    check(err != cudaSuccess ? err : cudaErrorMemoryAllocation, what);
+  }
+  return buffer;
+}
 
 struct Timing {
   double median_ms = 0, min_ms = 0, max_ms = 0;

@@ -53,13 +53,11 @@ int run_single(int argc, char** argv) {
   Algorithm algo = Algorithm::tuned;
   for (Algorithm a : gpuprims::gemm::kAllAlgorithms)
     if (algo_name == gpuprims::gemm::name(a)) algo = a;
-  float *A, *B, *C;
-  BENCH_CUDA(cudaMalloc(&A, m * k * 4));
-  BENCH_CUDA(cudaMalloc(&B, k * n * 4));
-  BENCH_CUDA(cudaMalloc(&C, m * n * 4));
-  BENCH_CUDA(tk::fill_uniform(A, m * k, 1));
-  BENCH_CUDA(tk::fill_uniform(B, k * n, 2));
-  const gpuprims::Status st = gpuprims::gemm::sgemm(m, n, k, 1.0f, A, k, B, n, 0.0f, C, n, algo);
+  const auto A = device_buffer<float>(m * k, "A"), B = device_buffer<float>(k * n, "B"),
+             C = device_buffer<float>(m * n, "C");
+  BENCH_CUDA(tk::fill_uniform(A.get(), m * k, 1));
+  BENCH_CUDA(tk::fill_uniform(B.get(), k * n, 2));
+  const gpuprims::Status st = gpuprims::gemm::sgemm(m, n, k, 1.0f, A.get(), k, B.get(), n, 0.0f, C.get(), n, algo);
   BENCH_CUDA(cudaDeviceSynchronize());
   std::printf("%s %s: %s\n", gpuprims::gemm::name(algo), shape_name({m, n, k}).c_str(), gpuprims::to_string(st));
   return st == gpuprims::Status::success ? 0 : 1;
@@ -69,22 +67,17 @@ int run_single(int argc, char** argv) {
 // One shape's operands on the device: A and B random (never zeros: seeds per shape), C for our output
 // and R holding cuBLAS's product, freed when it goes out of scope.
 struct DeviceProblem {
-  float *A = nullptr, *B = nullptr, *C = nullptr, *R = nullptr;
+  gpuprims::detail::DeviceBuffer<float> A, B, C, R;
   DeviceProblem(cublasHandle_t cublas, std::int64_t m, std::int64_t n, std::int64_t k, std::uint64_t seed_a,
-                std::uint64_t seed_b) {
-    BENCH_CUDA(cudaMalloc(&A, m * k * 4));
-    BENCH_CUDA(cudaMalloc(&B, k * n * 4));
-    BENCH_CUDA(cudaMalloc(&C, m * n * 4));
-    BENCH_CUDA(cudaMalloc(&R, m * n * 4));
-    BENCH_CUDA(tk::fill_uniform(A, m * k, seed_a));
-    BENCH_CUDA(tk::fill_uniform(B, k * n, seed_b));
-    BENCH_CUBLAS(tk::sgemm_rowmajor(cublas, m, n, k, 1.0f, A, k, B, n, 0.0f, R, n));
+                std::uint64_t seed_b)
+      : A(device_buffer<float>(m * k, "A")),
+        B(device_buffer<float>(k * n, "B")),
+        C(device_buffer<float>(m * n, "C")),
+        R(device_buffer<float>(m * n, "R")) {
+    BENCH_CUDA(tk::fill_uniform(A.get(), m * k, seed_a));
+    BENCH_CUDA(tk::fill_uniform(B.get(), k * n, seed_b));
+    BENCH_CUBLAS(tk::sgemm_rowmajor(cublas, m, n, k, 1.0f, A.get(), k, B.get(), n, 0.0f, R.get(), n));
   }
-  ~DeviceProblem() {
-    for (float* p : {A, B, C, R}) BENCH_CUDA(cudaFree(p));
-  }
-  DeviceProblem(const DeviceProblem&) = delete;
-  DeviceProblem& operator=(const DeviceProblem&) = delete;
 };
 
 // The plan the tuned rung picks for a row-major m x n x k call that stores C, and its predicted time.
@@ -128,7 +121,7 @@ void run_heldout(Timer& timer, cublasHandle_t cublas, const TimingOptions& opt, 
     const std::int64_t m = s.m, n = s.n, k = s.k;
     const double flops = 2.0 * m * n * k;
     const DeviceProblem problem(cublas, m, n, k, 31 + m, 37 + n);
-    float *A = problem.A, *B = problem.B, *C = problem.C, *R = problem.R;
+    float *A = problem.A.get(), *B = problem.B.get(), *C = problem.C.get(), *R = problem.R.get();
     auto call = [&] {
       const gpuprims::Status st =
           gpuprims::gemm::sgemm(m, n, k, 1.0f, A, k, B, n, 0.0f, C, n, Algorithm::tuned, timer.stream());
@@ -204,7 +197,7 @@ int main(int argc, char** argv) {
     const std::int64_t m = s.m, n = s.n, k = s.k;
     const double flops = 2.0 * m * n * k;
     const DeviceProblem problem(cublas.get(), m, n, k, 11 + m, 13 + n);
-    float *A = problem.A, *B = problem.B, *C = problem.C, *R = problem.R;
+    float *A = problem.A.get(), *B = problem.B.get(), *C = problem.C.get(), *R = problem.R.get();
     BENCH_CUDA(cudaStreamSynchronize(timer.stream()));
     std::vector<float> ref(static_cast<std::size_t>(m * n)), ours(ref.size());
     BENCH_CUDA(cudaMemcpy(ref.data(), R, ref.size() * 4, cudaMemcpyDeviceToHost));

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "common/src/device_buffer.hpp"
 #include "gemm/src/gemm_internal.hpp"
 #include "support/gemm_check.hpp"
 #include "support/gpu.hpp"
@@ -24,6 +25,7 @@
 namespace {
 
 namespace d = gpuprims::detail;
+using gpuprims::detail::DeviceBuffer;
 namespace t = gpuprims::test;
 using gpuprims::Status;
 using gpuprims::gemm::Algorithm;
@@ -113,8 +115,9 @@ TEST(GemmTuned, SplitKResultsAreBitwiseReproducible) {
     a.upload(in.A);
     b.upload(in.B);
     const std::size_t ws_bytes = d::call_workspace_bytes(plan, s.m, s.n, false, device->sm_count);
-    void* ws = nullptr;
-    CUDA_OK(cudaMalloc(&ws, ws_bytes));
+    const DeviceBuffer<unsigned char> ws_buffer(ws_bytes);
+    ASSERT_TRUE(ws_buffer);
+    void* const ws = ws_buffer.get();
     const d::SgemmArgs args{s.m, s.n, s.k, 1.0f, a.data(), l.lda, b.data(), l.ldb, 0.0f, out.data(), l.ldc,
                             Algorithm::tuned, nullptr, false};
     std::vector<float> first;
@@ -131,7 +134,6 @@ TEST(GemmTuned, SplitKResultsAreBitwiseReproducible) {
         ASSERT_EQ(std::memcmp(first.data(), now.data(), now.size() * sizeof(float)), 0) << "run " << run;
       }
     }
-    CUDA_OK(cudaFree(ws));
   }
 }
 
@@ -170,8 +172,9 @@ TEST(GemmTuned, WorkspaceQueryExplicitFormsAndTooSmall) {
   // The fused top-2 on the split plan, explicit workspace, C not stored: the unfused twin's answer.
   const std::size_t need2 = gpuprims::gemm::top2_workspace_bytes(m, n, k);
   t::GuardedArray ws2(need2 / sizeof(float) + 8);
-  gpuprims::Top2* d_top2 = nullptr;
-  CUDA_OK(cudaMalloc(reinterpret_cast<void**>(&d_top2), sizeof(gpuprims::Top2)));
+  const DeviceBuffer<gpuprims::Top2> top2_buffer(1);
+  ASSERT_TRUE(top2_buffer);
+  gpuprims::Top2* const d_top2 = top2_buffer.get();
   EXPECT_STATUS(Status::invalid_argument,
                 gpuprims::gemm::sgemm_top2_argmin(m, n, k, 1.0f, a.data(), l.lda, b.data(), l.ldb, 0.0f, nullptr,
                                                   l.ldc, d_top2, ws2.data(), need2 - 1));
@@ -181,7 +184,6 @@ TEST(GemmTuned, WorkspaceQueryExplicitFormsAndTooSmall) {
   CUDA_OK(cudaMemcpy(&got, d_top2, sizeof got, cudaMemcpyDeviceToHost));
   EXPECT_EQ(t::top2_diff(got, t::run_reduce_top2(stored, m, n, l.ldc).top2), "");
   EXPECT_EQ(ws2.guard_damage(), "");
-  CUDA_OK(cudaFree(d_top2));
 }
 
 }  // namespace
