@@ -7,6 +7,9 @@
 #include <tuple>
 
 namespace gpuprims::bench {
+
+using testkit::GemmShape;
+
 namespace {
 
 constexpr double kMaxDim = 16384;
@@ -24,10 +27,6 @@ std::int64_t log_uniform_dim(std::mt19937_64& rng) {
 using Key = std::tuple<std::int64_t, std::int64_t, std::int64_t>;
 
 }  // namespace
-
-std::string shape_name(std::int64_t m, std::int64_t n, std::int64_t k) {
-  return std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k);
-}
 
 std::vector<GemmShape> random_shapes(std::uint64_t seed, int count, double max_flops, double max_bytes) {
   std::mt19937_64 rng(seed);

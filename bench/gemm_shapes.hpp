@@ -4,30 +4,24 @@
 // cost model to (another seed, plus one shape of each kind every path serves). The two never share a
 // shape, so the held-out figures are of shapes the model was not fitted to.
 #include <cstdint>
-#include <string>
 #include <vector>
 
+#include "testkit/shapes.hpp"
+
 namespace gpuprims::bench {
-
-struct GemmShape {
-  std::int64_t m, n, k;
-  std::string cls;  // the class it stands for in reports
-};
-
-std::string shape_name(std::int64_t m, std::int64_t n, std::int64_t k);
 
 inline constexpr std::uint64_t kHeldOutSeed = 20261122;
 inline constexpr std::uint64_t kTuningSeed = 7;
 
 // count shapes with m, n, k log-uniform in [1, 16384], at most max_flops (2mnk) and max_bytes (A, B
 // and C once), no two alike; class "random".
-std::vector<GemmShape> random_shapes(std::uint64_t seed, int count, double max_flops, double max_bytes);
+std::vector<testkit::GemmShape> random_shapes(std::uint64_t seed, int count, double max_flops, double max_bytes);
 
 // >= 60 random shapes (kHeldOutSeed) and the classes tiny_output_long_k, narrow (m or n <= 16),
 // one_side_64_128 and squares_between (squares between powers of two).
-std::vector<GemmShape> heldout_suite();
+std::vector<testkit::GemmShape> heldout_suite();
 
 // Random shapes (kTuningSeed) and a structured set covering every path, none in heldout_suite().
-std::vector<GemmShape> tuning_shapes();
+std::vector<testkit::GemmShape> tuning_shapes();
 
 }  // namespace gpuprims::bench

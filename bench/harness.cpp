@@ -15,6 +15,12 @@ void check(cudaError_t err, const char* what) {
   std::exit(2);
 }
 
+void check(cublasStatus_t status, const char* what) {
+  if (status == CUBLAS_STATUS_SUCCESS) return;
+  std::fprintf(stderr, "[bench] cuBLAS failure %d: %s\n", static_cast<int>(status), what);
+  std::exit(2);
+}
+
 bool gpu_info(GpuInfo* out) {
   int count = 0;
   if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {

@@ -2,6 +2,7 @@
 // What every benchmark binary shares: the GPU's description, timing with CUDA events (warm-up, L2
 // flushed before every timed run and outside the timed region, median of >= 20 runs), and a small
 // JSON writer. Ours and the vendor's run in the same process through the same timer.
+#include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
@@ -10,6 +11,8 @@
 #include <string>
 #include <variant>
 #include <vector>
+
+#include "common/src/device_buffer.hpp"
 
 namespace gpuprims::bench {
 
@@ -26,9 +29,24 @@ struct GpuInfo {
 // Fails loudly (returns false and prints) when there is no device: benchmarks need one.
 bool gpu_info(GpuInfo* out);
 
-// Exits the process with a message when a CUDA call fails: benchmarks are programs, not the library.
+// Exits the process with a message when a CUDA or cuBLAS call fails: benchmarks are programs, not
+// the library.
 void check(cudaError_t err, const char* what);
+void check(cublasStatus_t status, const char* what);
 #define BENCH_CUDA(expr) ::gpuprims::bench::check((expr), #expr)
+#define BENCH_CUBLAS(expr) ::gpuprims::bench::check((expr), #expr)
+
+// count Ts of device memory (cudaMalloc), freed with the buffer, as the tests own theirs; exits with
+// a message naming `what` when the allocation fails.
+template <class T>
+detail::DeviceBuffer<T> device_buffer(std::size_t count, const char* what) {
+  detail::DeviceBuffer<T> buffer;
+  if (buffer.allocate(count) != Status::success) {
+    const cudaError_t err = cudaGetLastError();
+    check(err != cudaSuccess ? err : cudaErrorMemoryAllocation, what);
+  }
+  return buffer;
+}
 
 struct Timing {
   double median_ms = 0, min_ms = 0, max_ms = 0;

@@ -17,28 +17,13 @@
 
 #include "harness.hpp"
 #include "reduce/src/plan.hpp"
+#include "testkit/random.hpp"
 
 namespace {
 
 using gpuprims::reduce::Algorithm;
 namespace bench = gpuprims::bench;
 namespace rd = gpuprims::reduce::detail;
-
-__device__ __forceinline__ std::uint64_t mix64(std::uint64_t x) {
-  x += 0x9e3779b97f4a7c15ull;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
-}
-
-// x[i] uniform in [-1, 1) from a hash of (seed, i).
-__global__ void fill_uniform(float* x, std::int64_t n, std::uint64_t seed) {
-  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
-  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
-    const std::uint64_t h = mix64(seed ^ mix64(static_cast<std::uint64_t>(i)));
-    x[i] = static_cast<float>(h >> 40) * (2.0f / 16777216.0f) - 1.0f;
-  }
-}
 
 // sum |x| in double, for the error bound of the cross-check (not timed; atomics are fine here).
 __global__ void abs_sum_double(const float* x, std::int64_t n, double* out) {
@@ -57,14 +42,12 @@ __global__ void abs_sum_double(const float* x, std::int64_t n, double* out) {
 }
 
 double device_abs_sum(const float* x, std::int64_t n) {
-  double* d = nullptr;
-  BENCH_CUDA(cudaMalloc(&d, sizeof(double)));
-  BENCH_CUDA(cudaMemset(d, 0, sizeof(double)));
-  abs_sum_double<<<1024, 256>>>(x, n, d);
+  const auto d = bench::device_buffer<double>(1, "abs sum");
+  BENCH_CUDA(cudaMemset(d.get(), 0, sizeof(double)));
+  abs_sum_double<<<1024, 256>>>(x, n, d.get());
   BENCH_CUDA(cudaGetLastError());
   double h = 0.0;
-  BENCH_CUDA(cudaMemcpy(&h, d, sizeof h, cudaMemcpyDeviceToHost));
-  BENCH_CUDA(cudaFree(d));
+  BENCH_CUDA(cudaMemcpy(&h, d.get(), sizeof h, cudaMemcpyDeviceToHost));
   return h;
 }
 
@@ -106,20 +89,18 @@ int main(int argc, char** argv) {
   report.set("unroll_float4", std::int64_t{rd::ReduceTuning::kUnroll});
   bench::progress("device-to-device copy (GB/s read+write)", 0.0, std::to_string(copy_gbs));
 
-  float* d_in = nullptr;
-  float* d_out = nullptr;
-  BENCH_CUDA(cudaMalloc(&d_in, static_cast<std::size_t>(max_n) * sizeof(float)));
-  BENCH_CUDA(cudaMalloc(&d_out, 2 * sizeof(float)));
-  fill_uniform<<<4096, 256>>>(d_in, max_n, 0x5eedf00dull);
-  BENCH_CUDA(cudaGetLastError());
-  BENCH_CUDA(cudaDeviceSynchronize());
+  const auto in = bench::device_buffer<float>(static_cast<std::size_t>(max_n), "input");
+  const auto out = bench::device_buffer<float>(2, "output");
+  float* const d_in = in.get();
+  float* const d_out = out.get();
+  BENCH_CUDA(gpuprims::testkit::fill_uniform(d_in, max_n, 0x5eedf00dull));  // uniform in [-1, 1)
 
   // Our workspace, once: the most any (n, variant) needs.
   std::size_t ws_bytes = 0;
   for (std::int64_t n : sizes)
     for (Algorithm a : gpuprims::reduce::kAllAlgorithms) ws_bytes = std::max(ws_bytes, gpuprims::reduce::workspace_bytes(n, a));
-  void* d_ws = nullptr;
-  if (ws_bytes > 0) BENCH_CUDA(cudaMalloc(&d_ws, ws_bytes));
+  const auto ws = bench::device_buffer<unsigned char>(ws_bytes, "workspace");  // none when ws_bytes == 0
+  void* const d_ws = ws.get();
 
   std::vector<Row> rows;
   for (std::int64_t n : sizes) {
@@ -127,10 +108,10 @@ int main(int argc, char** argv) {
     const int n_int = static_cast<int>(n);
 
     // CUB, with its temporary storage allocated once outside timing.
-    void* d_temp = nullptr;
     std::size_t temp_bytes = 0;
-    BENCH_CUDA(cub::DeviceReduce::Sum(d_temp, temp_bytes, d_in, d_out + 1, n_int, stream));
-    BENCH_CUDA(cudaMalloc(&d_temp, std::max<std::size_t>(temp_bytes, 1)));
+    BENCH_CUDA(cub::DeviceReduce::Sum(nullptr, temp_bytes, d_in, d_out + 1, n_int, stream));
+    const auto temp = bench::device_buffer<unsigned char>(std::max<std::size_t>(temp_bytes, 1), "cub temp");
+    void* const d_temp = temp.get();
     BENCH_CUDA(cub::DeviceReduce::Sum(d_temp, temp_bytes, d_in, d_out + 1, n_int, stream));
     BENCH_CUDA(cudaStreamSynchronize(stream));
     const float cub_sum = read_scalar(d_out + 1);
@@ -190,7 +171,6 @@ int main(int argc, char** argv) {
       report.add(std::move(rec));
       rows.push_back({name, n, t.median_ms, gbs, ratio, mismatch});
     }
-    BENCH_CUDA(cudaFree(d_temp));
   }
 
   std::printf("\nreduce::sum vs cub::DeviceReduce::Sum on %s (%d SMs), copy %.0f GB/s\n", gpu.name.c_str(),
@@ -200,9 +180,5 @@ int main(int argc, char** argv) {
     std::printf("%-18s %12lld %12.2f %10.1f %9.3f%s\n", r.algorithm.c_str(), static_cast<long long>(r.n),
                 r.time_ms * 1e3, r.gbs, r.ratio, r.mismatch ? "  MISMATCH" : "");
 
-  const bool ok = report.write(args.out);
-  BENCH_CUDA(cudaFree(d_ws));
-  BENCH_CUDA(cudaFree(d_out));
-  BENCH_CUDA(cudaFree(d_in));
-  return ok ? 0 : 1;
+  return report.write(args.out) ? 0 : 1;
 }

@@ -17,15 +17,18 @@
 #include <string>
 #include <vector>
 
-#include "bench_data.cuh"
 #include "gemm/src/gemm_internal.hpp"
 #include "gemm/tools/model_fit.hpp"
 #include "gemm_shapes.hpp"
 #include "harness.hpp"
+#include "testkit/random.hpp"
 
 namespace {
 
 using namespace gpuprims::bench;
+namespace tk = gpuprims::testkit;
+using tk::GemmShape;
+using tk::shape_name;
 namespace d = gpuprims::detail;
 
 std::string plan_name(const d::GemmPlan& p) {
@@ -50,18 +53,17 @@ std::vector<d::TimedPlan> sweep(const std::vector<GemmShape>& shapes, const d::D
                                 const TimingOptions& opt) {
   std::vector<d::TimedPlan> samples;
   for (const GemmShape& s : shapes) {
-    float *A, *B, *C;
-    BENCH_CUDA(cudaMalloc(&A, s.m * s.k * 4));
-    BENCH_CUDA(cudaMalloc(&B, s.k * s.n * 4));
-    BENCH_CUDA(cudaMalloc(&C, s.m * s.n * 4));
-    fill_uniform(A, s.m * s.k, 21);
-    fill_uniform(B, s.k * s.n, 22);
+    const auto a_buf = device_buffer<float>(s.m * s.k, "A"), b_buf = device_buffer<float>(s.k * s.n, "B"),
+               c_buf = device_buffer<float>(s.m * s.n, "C");
+    float *A = a_buf.get(), *B = b_buf.get(), *C = c_buf.get();
+    BENCH_CUDA(tk::fill_uniform(A, s.m * s.k, 21));
+    BENCH_CUDA(tk::fill_uniform(B, s.k * s.n, 22));
     std::size_t ws_bytes = 16;
     d::for_each_candidate(s.m, s.n, s.k, device, [&](int, const d::GemmPlan& plan) {
       ws_bytes = std::max(ws_bytes, d::call_workspace_bytes(plan, s.m, s.n, false, device.sm_count));
     });
-    void* ws = nullptr;
-    BENCH_CUDA(cudaMalloc(&ws, ws_bytes));
+    const auto ws_buf = device_buffer<unsigned char>(ws_bytes, "workspace");
+    void* ws = ws_buf.get();
     d::for_each_candidate(s.m, s.n, s.k, device, [&](int path, const d::GemmPlan& plan) {
       const d::SgemmArgs a{s.m, s.n, s.k, 1.0f, A, s.k, B, s.n, 0.0f, C, s.n, gpuprims::gemm::Algorithm::tuned,
                            nullptr, false};
@@ -73,7 +75,6 @@ std::vector<d::TimedPlan> sweep(const std::vector<GemmShape>& shapes, const d::D
       samples.push_back({s.m, s.n, s.k, true, path, plan, t.median_ms * 1e3});
       progress(shape_name(s.m, s.n, s.k) + " " + plan_name(plan), t.median_ms);
     });
-    for (void* p : {static_cast<void*>(A), static_cast<void*>(B), static_cast<void*>(C), ws}) BENCH_CUDA(cudaFree(p));
   }
   return samples;
 }

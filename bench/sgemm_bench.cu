@@ -13,30 +13,27 @@
 #include <string>
 #include <vector>
 
-#include "bench_data.cuh"
 #include "gemm/src/gemm_internal.hpp"
 #include "gemm_shapes.hpp"
 #include "harness.hpp"
+#include "testkit/cublas.hpp"
+#include "testkit/random.hpp"
 
 namespace {
 
 using namespace gpuprims::bench;
+namespace tk = gpuprims::testkit;
 using gpuprims::gemm::Algorithm;
-using gpuprims::bench::GemmShape;
+using tk::GemmShape;
+using tk::shape_name;
 
-struct Shape {
-  std::int64_t m, n, k;
-};
-
-const Shape kShapes[] = {{256, 256, 256},       {512, 512, 512},     {1024, 1024, 1024}, {2048, 2048, 2048},
-                         {4096, 4096, 4096},    {8192, 8192, 8192},  {4095, 4095, 4095}, {1000, 3000, 500},
-                         {8192, 8192, 128},     {16384, 16384, 64},  {128, 8192, 8192},  {4096, 4096, 1024}};
-const Shape kQuickShapes[] = {{1024, 1024, 1024}, {4096, 4096, 4096}, {16384, 16384, 64}};
+const GemmShape kShapes[] = {{256, 256, 256},    {512, 512, 512},   {1024, 1024, 1024}, {2048, 2048, 2048},
+                             {4096, 4096, 4096}, {8192, 8192, 8192}, {4095, 4095, 4095}, {1000, 3000, 500},
+                             {8192, 8192, 128},  {16384, 16384, 64}, {128, 8192, 8192},  {4096, 4096, 1024}};
+const GemmShape kQuickShapes[] = {{1024, 1024, 1024}, {4096, 4096, 4096}, {16384, 16384, 64}};
 
 // A rung that takes longer than this for one run is timed only at the headline shape (4096^3).
 constexpr double kSlowRunMs = 150.0;
-
-std::string shape_name(const Shape& s) { return gpuprims::bench::shape_name(s.m, s.n, s.k); }
 
 // Largest |ours - cuBLAS| relative to the largest |cuBLAS| entry, over the whole output.
 double max_rel_diff(const std::vector<float>& ours, const std::vector<float>& ref) {
@@ -56,13 +53,11 @@ int run_single(int argc, char** argv) {
   Algorithm algo = Algorithm::tuned;
   for (Algorithm a : gpuprims::gemm::kAllAlgorithms)
     if (algo_name == gpuprims::gemm::name(a)) algo = a;
-  float *A, *B, *C;
-  BENCH_CUDA(cudaMalloc(&A, m * k * 4));
-  BENCH_CUDA(cudaMalloc(&B, k * n * 4));
-  BENCH_CUDA(cudaMalloc(&C, m * n * 4));
-  fill_uniform(A, m * k, 1);
-  fill_uniform(B, k * n, 2);
-  const gpuprims::Status st = gpuprims::gemm::sgemm(m, n, k, 1.0f, A, k, B, n, 0.0f, C, n, algo);
+  const auto A = device_buffer<float>(m * k, "A"), B = device_buffer<float>(k * n, "B"),
+             C = device_buffer<float>(m * n, "C");
+  BENCH_CUDA(tk::fill_uniform(A.get(), m * k, 1));
+  BENCH_CUDA(tk::fill_uniform(B.get(), k * n, 2));
+  const gpuprims::Status st = gpuprims::gemm::sgemm(m, n, k, 1.0f, A.get(), k, B.get(), n, 0.0f, C.get(), n, algo);
   BENCH_CUDA(cudaDeviceSynchronize());
   std::printf("%s %s: %s\n", gpuprims::gemm::name(algo), shape_name({m, n, k}).c_str(), gpuprims::to_string(st));
   return st == gpuprims::Status::success ? 0 : 1;
@@ -72,22 +67,17 @@ int run_single(int argc, char** argv) {
 // One shape's operands on the device: A and B random (never zeros: seeds per shape), C for our output
 // and R holding cuBLAS's product, freed when it goes out of scope.
 struct DeviceProblem {
-  float *A = nullptr, *B = nullptr, *C = nullptr, *R = nullptr;
-  DeviceProblem(cublasHandle_t handle, std::int64_t m, std::int64_t n, std::int64_t k, std::uint64_t seed_a,
-                std::uint64_t seed_b) {
-    BENCH_CUDA(cudaMalloc(&A, m * k * 4));
-    BENCH_CUDA(cudaMalloc(&B, k * n * 4));
-    BENCH_CUDA(cudaMalloc(&C, m * n * 4));
-    BENCH_CUDA(cudaMalloc(&R, m * n * 4));
-    fill_uniform(A, m * k, seed_a);
-    fill_uniform(B, k * n, seed_b);
-    cublas_sgemm_rowmajor(handle, m, n, k, 1.0f, A, B, 0.0f, R);
+  gpuprims::detail::DeviceBuffer<float> A, B, C, R;
+  DeviceProblem(cublasHandle_t cublas, std::int64_t m, std::int64_t n, std::int64_t k, std::uint64_t seed_a,
+                std::uint64_t seed_b)
+      : A(device_buffer<float>(m * k, "A")),
+        B(device_buffer<float>(k * n, "B")),
+        C(device_buffer<float>(m * n, "C")),
+        R(device_buffer<float>(m * n, "R")) {
+    BENCH_CUDA(tk::fill_uniform(A.get(), m * k, seed_a));
+    BENCH_CUDA(tk::fill_uniform(B.get(), k * n, seed_b));
+    BENCH_CUBLAS(tk::sgemm_rowmajor(cublas, m, n, k, 1.0f, A.get(), k, B.get(), n, 0.0f, R.get(), n));
   }
-  ~DeviceProblem() {
-    for (float* p : {A, B, C, R}) BENCH_CUDA(cudaFree(p));
-  }
-  DeviceProblem(const DeviceProblem&) = delete;
-  DeviceProblem& operator=(const DeviceProblem&) = delete;
 };
 
 // The plan the tuned rung picks for a row-major m x n x k call that stores C, and its predicted time.
@@ -105,7 +95,7 @@ std::string tuned_plan(std::int64_t m, std::int64_t n, std::int64_t k, double* p
 }
 
 // The tuned rung against cuBLAS on every held-out shape; a summary by class at the end.
-void run_heldout(Timer& timer, cublasHandle_t handle, const TimingOptions& opt, bool quick, Report& report) {
+void run_heldout(Timer& timer, cublasHandle_t cublas, const TimingOptions& opt, bool quick, Report& report) {
   std::vector<GemmShape> shapes = heldout_suite();
   if (quick) {
     std::vector<GemmShape> few;
@@ -130,8 +120,8 @@ void run_heldout(Timer& timer, cublasHandle_t handle, const TimingOptions& opt, 
   for (const GemmShape& s : shapes) {
     const std::int64_t m = s.m, n = s.n, k = s.k;
     const double flops = 2.0 * m * n * k;
-    const DeviceProblem problem(handle, m, n, k, 31 + m, 37 + n);
-    float *A = problem.A, *B = problem.B, *C = problem.C, *R = problem.R;
+    const DeviceProblem problem(cublas, m, n, k, 31 + m, 37 + n);
+    float *A = problem.A.get(), *B = problem.B.get(), *C = problem.C.get(), *R = problem.R.get();
     auto call = [&] {
       const gpuprims::Status st =
           gpuprims::gemm::sgemm(m, n, k, 1.0f, A, k, B, n, 0.0f, C, n, Algorithm::tuned, timer.stream());
@@ -148,7 +138,8 @@ void run_heldout(Timer& timer, cublasHandle_t handle, const TimingOptions& opt, 
     BENCH_CUDA(cudaMemcpy(ours.data(), C, ours.size() * 4, cudaMemcpyDeviceToHost));
     const double rel = max_rel_diff(ours, ref);
     const bool mismatch = !(rel <= 1e-4);
-    const Timing vendor = timer.time([&] { cublas_sgemm_rowmajor(handle, m, n, k, 1.0f, A, B, 0.0f, C); }, opt);
+    const Timing vendor =
+        timer.time([&] { BENCH_CUBLAS(tk::sgemm_rowmajor(cublas, m, n, k, 1.0f, A, k, B, n, 0.0f, C, n)); }, opt);
     const Timing t = timer.time(call, opt);
     double predicted_ms = 0;
     const std::string plan = tuned_plan(m, n, k, &predicted_ms);
@@ -193,23 +184,26 @@ int main(int argc, char** argv) {
   if (!gpu_info(&gpu)) return 2;
   TimingOptions opt;
   Timer timer(gpu);
-  cublasHandle_t handle = make_cublas(timer.stream());
+  // FP32 pedantic (no TF32): the vendor's FP32 SGEMM, which the tuned rung is compared against.
+  const tk::CublasHandle cublas(CUBLAS_PEDANTIC_MATH, timer.stream());
+  BENCH_CUBLAS(cublas.status());
   Report report("sgemm", gpu, opt);
 
-  std::vector<Shape> shapes(std::begin(kShapes), std::end(kShapes));
+  std::vector<GemmShape> shapes(std::begin(kShapes), std::end(kShapes));
   if (args.quick) shapes.assign(std::begin(kQuickShapes), std::end(kQuickShapes));
   if (suite == "heldout") shapes.clear();
   std::printf("%-20s %-20s %10s %10s %8s\n", "shape", "algorithm", "ms", "TFLOP/s", "x cuBLAS");
-  for (const Shape& s : shapes) {
+  for (const GemmShape& s : shapes) {
     const std::int64_t m = s.m, n = s.n, k = s.k;
     const double flops = 2.0 * m * n * k;
-    const DeviceProblem problem(handle, m, n, k, 11 + m, 13 + n);
-    float *A = problem.A, *B = problem.B, *C = problem.C, *R = problem.R;
+    const DeviceProblem problem(cublas.get(), m, n, k, 11 + m, 13 + n);
+    float *A = problem.A.get(), *B = problem.B.get(), *C = problem.C.get(), *R = problem.R.get();
     BENCH_CUDA(cudaStreamSynchronize(timer.stream()));
     std::vector<float> ref(static_cast<std::size_t>(m * n)), ours(ref.size());
     BENCH_CUDA(cudaMemcpy(ref.data(), R, ref.size() * 4, cudaMemcpyDeviceToHost));
 
-    const Timing vendor = timer.time([&] { cublas_sgemm_rowmajor(handle, m, n, k, 1.0f, A, B, 0.0f, C); }, opt);
+    const Timing vendor =
+        timer.time([&] { BENCH_CUBLAS(tk::sgemm_rowmajor(cublas.get(), m, n, k, 1.0f, A, k, B, n, 0.0f, C, n)); }, opt);
     const double vendor_tflops = flops / (vendor.median_ms * 1e-3) / 1e12;
     progress("sgemm " + shape_name(s) + " cublas", vendor.median_ms);
     std::printf("%-20s %-20s %10.4f %10.2f %8.3f\n", shape_name(s).c_str(), "cublas", vendor.median_ms,
@@ -257,7 +251,6 @@ int main(int argc, char** argv) {
       report.add(rec);
     }
   }
-  if (suite != "standard") run_heldout(timer, handle, opt, args.quick, report);
-  cublasDestroy(handle);
+  if (suite != "standard") run_heldout(timer, cublas.get(), opt, args.quick, report);
   return report.write(args.out) ? 0 : 1;
 }

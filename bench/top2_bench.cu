@@ -18,23 +18,29 @@
 #include <string>
 #include <vector>
 
-#include "bench_data.cuh"
 #include "gemm/src/gemm_internal.hpp"
 #include "harness.hpp"
+#include "testkit/cublas.hpp"
+#include "testkit/random.hpp"
+#include "testkit/shapes.hpp"
 
 namespace {
 
 using namespace gpuprims::bench;
+namespace tk = gpuprims::testkit;
 
-struct Shape {
-  std::int64_t m, n, k;
-};
+using tk::GemmShape;
+
 // The classic shapes, then shapes the tuned rung serves with its other paths (split-K on a small
-// output with a long k, few rows, few columns, one short side), where the fused call must stay close
-// to the plain one too.
-const Shape kShapes[] = {{4096, 4096, 4096}, {16384, 16384, 64}, {8192, 8192, 128}, {1000, 3000, 500},
-                         {64, 64, 65536},    {1, 4096, 4096},    {4096, 1, 4096},   {100, 8192, 4096}};
-const Shape kQuickShapes[] = {{4096, 4096, 4096}, {16384, 16384, 64}};
+// output with a long k, few rows, few columns, one short side: testkit::path_exemplars), where the
+// fused call must stay close to the plain one too.
+std::vector<GemmShape> top2_shapes() {
+  std::vector<GemmShape> s = {{4096, 4096, 4096}, {16384, 16384, 64}, {8192, 8192, 128}, {1000, 3000, 500}};
+  const std::vector<GemmShape> others = tk::path_exemplars();
+  s.insert(s.end(), others.begin(), others.end());
+  return s;
+}
+const GemmShape kQuickShapes[] = {{4096, 4096, 4096}, {16384, 16384, 64}};
 
 // The user's masking step between the two ArgMin calls: C[first] = +inf (saved, restored after).
 __global__ void mask_min(float* c, const std::int64_t* index, float* saved) {
@@ -54,19 +60,16 @@ int run_single(int argc, char** argv) {
   if (argc < 5) return 64;
   const std::int64_t m = std::atoll(argv[2]), n = std::atoll(argv[3]), k = std::atoll(argv[4]);
   const bool store = !(argc > 5 && std::strcmp(argv[5], "nostore") == 0);
-  float *A, *B, *C;
-  gpuprims::Top2* top2;
-  BENCH_CUDA(cudaMalloc(&A, m * k * 4));
-  BENCH_CUDA(cudaMalloc(&B, k * n * 4));
-  BENCH_CUDA(cudaMalloc(&C, m * n * 4));
-  BENCH_CUDA(cudaMalloc(&top2, sizeof(gpuprims::Top2)));
-  fill_uniform(A, m * k, 31 + m);
-  fill_uniform(B, k * n, 37 + n);
+  const auto A = device_buffer<float>(m * k, "A"), B = device_buffer<float>(k * n, "B"),
+             C = device_buffer<float>(m * n, "C");
+  const auto top2 = device_buffer<gpuprims::Top2>(1, "top2");
+  BENCH_CUDA(tk::fill_uniform(A.get(), m * k, 31 + m));
+  BENCH_CUDA(tk::fill_uniform(B.get(), k * n, 37 + n));
   const std::size_t bytes = gpuprims::gemm::top2_workspace_bytes(m, n, k);
-  void* ws = nullptr;
-  BENCH_CUDA(cudaMalloc(&ws, bytes));
-  const gpuprims::Status st = gpuprims::gemm::sgemm_top2_argmin(m, n, k, 1.0f, A, k, B, n, 0.0f, store ? C : nullptr,
-                                                                n, top2, ws, bytes);
+  const auto ws = device_buffer<unsigned char>(bytes, "workspace");
+  const gpuprims::Status st = gpuprims::gemm::sgemm_top2_argmin(m, n, k, 1.0f, A.get(), k, B.get(), n, 0.0f,
+                                                                store ? C.get() : nullptr, n, top2.get(), ws.get(),
+                                                                bytes);
   BENCH_CUDA(cudaDeviceSynchronize());
   std::printf("sgemm_top2_argmin %lldx%lldx%lld%s: %s\n", static_cast<long long>(m), static_cast<long long>(n),
               static_cast<long long>(k), store ? "" : " (C not stored)", gpuprims::to_string(st));
@@ -85,30 +88,31 @@ int main(int argc, char** argv) {
   TimingOptions opt;
   Timer timer(gpu);
   cudaStream_t stream = timer.stream();
-  cublasHandle_t handle = make_cublas(stream);
+  // FP32 pedantic (no TF32): the vendor's FP32 SGEMM, as sgemm_bench compares against.
+  const tk::CublasHandle cublas(CUBLAS_PEDANTIC_MATH, stream);
+  BENCH_CUBLAS(cublas.status());
   Report report("top2", gpu, opt);
-  std::vector<Shape> shapes(std::begin(kShapes), std::end(kShapes));
+  std::vector<GemmShape> shapes = top2_shapes();
   if (args.quick) shapes.assign(std::begin(kQuickShapes), std::end(kQuickShapes));
 
-  for (const Shape& s : shapes) {
+  for (const GemmShape& s : shapes) {
     const std::int64_t m = s.m, n = s.n, k = s.k, count = m * n;
-    float *A, *B, *C, *min_val, *saved;
-    std::int64_t* min_idx;
-    gpuprims::Top2* top2;
-    BENCH_CUDA(cudaMalloc(&A, m * k * 4));
-    BENCH_CUDA(cudaMalloc(&B, k * n * 4));
-    BENCH_CUDA(cudaMalloc(&C, count * 4));
-    BENCH_CUDA(cudaMalloc(&min_val, 2 * sizeof(float)));
-    BENCH_CUDA(cudaMalloc(&saved, sizeof(float)));
-    BENCH_CUDA(cudaMalloc(&min_idx, 2 * sizeof(std::int64_t)));
-    BENCH_CUDA(cudaMalloc(&top2, sizeof(gpuprims::Top2)));
-    fill_uniform(A, m * k, 31 + m);
-    fill_uniform(B, k * n, 37 + n);
+    // This shape's buffers, freed at the end of the iteration (every timed run has synchronized).
+    const auto a_buf = device_buffer<float>(m * k, "A"), b_buf = device_buffer<float>(k * n, "B"),
+               c_buf = device_buffer<float>(count, "C"), min_val_buf = device_buffer<float>(2, "min_val"),
+               saved_buf = device_buffer<float>(1, "saved");
+    const auto min_idx_buf = device_buffer<std::int64_t>(2, "min_idx");
+    const auto top2_buf = device_buffer<gpuprims::Top2>(1, "top2");
+    float *A = a_buf.get(), *B = b_buf.get(), *C = c_buf.get(), *min_val = min_val_buf.get(), *saved = saved_buf.get();
+    std::int64_t* min_idx = min_idx_buf.get();
+    gpuprims::Top2* top2 = top2_buf.get();
+    BENCH_CUDA(tk::fill_uniform(A, m * k, 31 + m));
+    BENCH_CUDA(tk::fill_uniform(B, k * n, 37 + n));
     // Workspaces once, outside timing.
     std::size_t cub_bytes = 0;
     BENCH_CUDA(cub::DeviceReduce::ArgMin(nullptr, cub_bytes, C, min_val, min_idx, count, stream));
-    void* cub_ws = nullptr;
-    BENCH_CUDA(cudaMalloc(&cub_ws, cub_bytes));
+    const auto cub_ws_buf = device_buffer<unsigned char>(cub_bytes, "cub workspace");
+    void* cub_ws = cub_ws_buf.get();
     namespace d = gpuprims::detail;
     const d::DeviceShape* device = nullptr;
     if (d::current_device_shape(&device) != gpuprims::Status::success) return 2;
@@ -117,12 +121,12 @@ int main(int argc, char** argv) {
       fused_bytes = std::max(fused_bytes,
                              d::call_workspace_bytes(d::make_plan(*path, k, 1), m, n, true, device->sm_count));
     const std::size_t twin_bytes = gpuprims::reduce::top2_argmin_workspace_bytes(m, n);
-    void *fused_ws = nullptr, *twin_ws = nullptr;
-    BENCH_CUDA(cudaMalloc(&fused_ws, fused_bytes));
-    BENCH_CUDA(cudaMalloc(&twin_ws, twin_bytes));
+    const auto fused_ws_buf = device_buffer<unsigned char>(fused_bytes, "fused workspace"),
+               twin_ws_buf = device_buffer<unsigned char>(twin_bytes, "twin workspace");
+    void *fused_ws = fused_ws_buf.get(), *twin_ws = twin_ws_buf.get();
 
     auto cublas_cub = [&] {
-      cublas_sgemm_rowmajor(handle, m, n, k, 1.0f, A, B, 0.0f, C);
+      BENCH_CUBLAS(tk::sgemm_rowmajor(cublas.get(), m, n, k, 1.0f, A, k, B, n, 0.0f, C, n));
       BENCH_CUDA(cub::DeviceReduce::ArgMin(cub_ws, cub_bytes, C, min_val, min_idx, count, stream));
       mask_min<<<1, 1, 0, stream>>>(C, min_idx, saved);
       BENCH_CUDA(cub::DeviceReduce::ArgMin(cub_ws, cub_bytes, C, min_val + 1, min_idx + 1, count, stream));
@@ -169,7 +173,9 @@ int main(int argc, char** argv) {
                                                       gpuprims::gemm::Algorithm::tuned, stream),
                                 "sgemm");
                            }},
-                          {"cublas_sgemm_plain", [&] { cublas_sgemm_rowmajor(handle, m, n, k, 1.0f, A, B, 0.0f, C); }}};
+                          {"cublas_sgemm_plain", [&] {
+                             BENCH_CUBLAS(tk::sgemm_rowmajor(cublas.get(), m, n, k, 1.0f, A, k, B, n, 0.0f, C, n));
+                           }}};
     if (per_config)
       for (const d::RungEntry& cfg : d::kTunedConfigs)
         paths.push_back({std::string("fused_no_store@") + cfg.name, [&, plan = d::make_plan(cfg, k, 1)] {
@@ -178,7 +184,7 @@ int main(int argc, char** argv) {
                            ok(d::sgemm_run(a, &plan, fused_ws, fused_bytes, stream), "forced");
                          }});
     double vendor_ms = 0;
-    const std::string shape = std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k);
+    const std::string shape = tk::shape_name(m, n, k);
     for (const Path& p : paths) {
       const Timing t = timer.time(p.run, opt);
       if (vendor_ms == 0) vendor_ms = t.median_ms;
@@ -189,11 +195,6 @@ int main(int argc, char** argv) {
                   {"speedup_vs_cublas_cub", vendor_ms / t.median_ms}, {"fused_equals_unfused", twin_agrees},
                   {"positions_equal_cub", cub_agrees}});
     }
-    for (void* p : {static_cast<void*>(A), static_cast<void*>(B), static_cast<void*>(C), static_cast<void*>(min_val),
-                    static_cast<void*>(saved), static_cast<void*>(min_idx), static_cast<void*>(top2), cub_ws, fused_ws,
-                    twin_ws})
-      BENCH_CUDA(cudaFree(p));
   }
-  cublasDestroy(handle);
   return report.write(args.out) ? 0 : 1;
 }

@@ -3,25 +3,6 @@
 namespace gpuprims::test {
 namespace {
 
-__host__ __device__ inline std::uint64_t splitmix64(std::uint64_t x) {
-  x += 0x9e3779b97f4a7c15ull;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
-}
-
-__host__ __device__ inline float uniform_value(std::uint64_t seed, std::int64_t i, float lo, float hi) {
-  const std::uint64_t h = splitmix64(seed ^ splitmix64(static_cast<std::uint64_t>(i)));
-  const float unit = static_cast<float>(h >> 40) * (1.0f / 16777216.0f);  // 24 random bits in [0, 1)
-  return lo + (hi - lo) * unit;
-}
-
-__global__ void fill_kernel(float* p, std::int64_t n, std::uint64_t seed, float lo, float hi) {
-  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
-  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride)
-    p[i] = uniform_value(seed, i, lo, hi);
-}
-
 __global__ void count_nan_kernel(const float* p, std::int64_t n, unsigned long long* count) {
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
   unsigned long long local = 0;
@@ -45,17 +26,6 @@ constexpr int kThreads = 256;
 constexpr int kBlocks = 2048;
 
 }  // namespace
-
-float host_uniform_value(std::uint64_t seed, std::int64_t i, float lo, float hi) {
-  return uniform_value(seed, i, lo, hi);
-}
-
-cudaError_t device_fill_uniform(float* p, std::int64_t n, std::uint64_t seed, float lo, float hi) {
-  if (n <= 0) return cudaSuccess;
-  fill_kernel<<<kBlocks, kThreads>>>(p, n, seed, lo, hi);
-  const cudaError_t err = cudaGetLastError();
-  return err != cudaSuccess ? err : cudaDeviceSynchronize();
-}
 
 cudaError_t device_count_nan(const float* p, std::int64_t n, std::int64_t* count) {
   unsigned long long* d = nullptr;

@@ -24,11 +24,11 @@ GemmLayout make_layout(std::int64_t m, std::int64_t n, std::int64_t k, int pad_a
   return l;
 }
 
-GemmInputs make_inputs(const GemmLayout& l, std::mt19937_64& rng, Dist dist) {
+GemmInputs make_inputs(const GemmLayout& l, std::mt19937_64& rng, testkit::Dist dist) {
   GemmInputs in;
-  in.A = random_vector(static_cast<std::size_t>(l.m * l.lda), rng, dist);
-  in.B = random_vector(static_cast<std::size_t>(l.k * l.ldb), rng, dist);
-  in.C = random_vector(static_cast<std::size_t>(l.m * l.ldc), rng, dist);
+  in.A = testkit::random_vector(static_cast<std::size_t>(l.m * l.lda), rng, dist);
+  in.B = testkit::random_vector(static_cast<std::size_t>(l.k * l.ldb), rng, dist);
+  in.C = testkit::random_vector(static_cast<std::size_t>(l.m * l.ldc), rng, dist);
   return in;
 }
 

@@ -11,6 +11,7 @@
 
 #include "support/random.hpp"
 #include "support/reference.hpp"
+#include "testkit/random.hpp"
 
 namespace gpuprims::test {
 
@@ -28,7 +29,7 @@ GemmLayout make_layout(std::int64_t m, std::int64_t n, std::int64_t k, int pad_a
 struct GemmInputs {
   std::vector<float> A, B, C;  // row-major with the layout's leading dimensions (padding included)
 };
-GemmInputs make_inputs(const GemmLayout& l, std::mt19937_64& rng, Dist dist = Dist::uniform_pm1);
+GemmInputs make_inputs(const GemmLayout& l, std::mt19937_64& rng, testkit::Dist dist = testkit::Dist::uniform_pm1);
 
 struct GemmRun {
   Status status = Status::cuda_error;

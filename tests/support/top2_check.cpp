@@ -8,6 +8,7 @@
 
 #include <gpuprims/reduce.hpp>
 
+#include "common/src/device_buffer.hpp"
 #include "support/guarded_array.hpp"
 
 namespace gpuprims::test {
@@ -43,8 +44,9 @@ Top2Run run_sgemm_top2(const GemmLayout& l, const GemmInputs& in, gemm::Algorith
                        bool store_c) {
   Top2Run run;
   GuardedArray a(in.A.size(), l.off_a), b(in.B.size(), l.off_b), c(in.C.size(), l.off_c);
-  Top2* d_top2 = nullptr;
-  if (!a.ok() || !b.ok() || !c.ok() || cudaMalloc(reinterpret_cast<void**>(&d_top2), sizeof(Top2)) != cudaSuccess) {
+  const detail::DeviceBuffer<Top2> top2(1);
+  Top2* const d_top2 = top2.get();
+  if (!a.ok() || !b.ok() || !c.ok() || !top2) {
     run.cuda_error = "allocation failed";
     return run;
   }
@@ -58,7 +60,6 @@ Top2Run run_sgemm_top2(const GemmLayout& l, const GemmInputs& in, gemm::Algorith
   finish(run, d_top2);
   run.C = c.download();
   run.guard_damage = a.guard_damage() + b.guard_damage() + c.guard_damage();
-  cudaFree(d_top2);
   return run;
 }
 
@@ -66,8 +67,9 @@ Top2Run run_reduce_top2(const std::vector<float>& x, std::int64_t rows, std::int
                         int offset) {
   Top2Run run;
   GuardedArray a(x.size(), offset);
-  Top2* d_top2 = nullptr;
-  if (!a.ok() || cudaMalloc(reinterpret_cast<void**>(&d_top2), sizeof(Top2)) != cudaSuccess) {
+  const detail::DeviceBuffer<Top2> top2(1);
+  Top2* const d_top2 = top2.get();
+  if (!a.ok() || !top2) {
     run.cuda_error = "allocation failed";
     return run;
   }
@@ -76,7 +78,6 @@ Top2Run run_reduce_top2(const std::vector<float>& x, std::int64_t rows, std::int
   run.status = reduce::top2_argmin(a.data(), rows, cols, ld, d_top2);
   finish(run, d_top2);
   run.guard_damage = a.guard_damage();
-  cudaFree(d_top2);
   return run;
 }
 

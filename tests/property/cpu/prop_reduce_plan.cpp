@@ -17,6 +17,7 @@
 
 #include "reduce/src/plan.hpp"
 #include "support/reference.hpp"
+#include "testkit/random.hpp"
 
 namespace {
 
@@ -148,20 +149,13 @@ rc::Gen<Algorithm> gen_algo() { return rc::gen::elementOf(std::vector<Algorithm>
 
 std::uintptr_t aligned_addr(int offset_floats) { return 0x10000 + 4 * static_cast<std::uintptr_t>(offset_floats); }
 
+// Mixed signs, non-negative, magnitudes over 2^+-60, large cancelling terms.
+using gpuprims::testkit::Dist;
+const Dist kValueDists[] = {Dist::uniform_pm1, Dist::nonnegative, Dist::wide_magnitude, Dist::cancelling};
+
 std::vector<float> values(std::int64_t n, std::uint64_t seed, int dist) {
   std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<float> pm1(-1.0f, 1.0f);
-  std::uniform_int_distribution<int> e(-60, 60);
-  std::vector<float> x(static_cast<std::size_t>(n));
-  for (auto& v : x) {
-    switch (dist) {
-      case 0: v = pm1(rng); break;                              // mixed signs
-      case 1: v = std::fabs(pm1(rng)); break;                   // non-negative
-      case 2: v = std::ldexp(pm1(rng), e(rng)); break;          // magnitudes over 2^±60
-      default: v = pm1(rng) * 1e30f + (pm1(rng) > 0 ? 1.0f : -1.0f); break;  // large cancelling terms
-    }
-  }
-  return x;
+  return gpuprims::testkit::random_vector(static_cast<std::size_t>(n), rng, kValueDists[dist]);
 }
 
 // ---- properties ------------------------------------------------------------------------------------
@@ -266,13 +260,9 @@ TEST(ReducePlanProp, ModelIsExactOnSmallIntegers) {
     const auto off = *rc::gen::element(0, 1, 2, 3);
     const auto ws_off = *rc::gen::element(0, 1, 2, 3);
     std::mt19937_64 rng(*rc::gen::arbitrary<std::uint64_t>());
-    std::uniform_int_distribution<int> d(-3, 3);
-    std::vector<float> x(static_cast<std::size_t>(n));
+    const std::vector<float> x = gpuprims::testkit::random_integers(static_cast<std::size_t>(n), rng, -3, 3);
     double exact = 0.0;
-    for (auto& v : x) {
-      v = static_cast<float>(d(rng));
-      exact += v;
-    }
+    for (float v : x) exact += v;
     RC_ASSERT(static_cast<double>(model_sum(x, aligned_addr(off), a, resident, aligned_addr(ws_off))) == exact);
   }));
 }

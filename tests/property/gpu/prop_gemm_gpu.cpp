@@ -9,11 +9,13 @@
 
 #include "support/gemm_check.hpp"
 #include "support/gpu.hpp"
+#include "testkit/random.hpp"
 
 namespace {
 
 using gpuprims::gemm::Algorithm;
 namespace t = gpuprims::test;
+namespace tk = gpuprims::testkit;
 
 rc::Gen<std::int64_t> dim() {
   // Mostly small and odd, sometimes up to 512, sometimes exactly a tile multiple. Under the sanitizer
@@ -40,7 +42,7 @@ bool gemm_property_holds(Algorithm algo) {
     const float alpha = *scalar(), beta = *scalar();
     const auto l = t::make_layout(m, n, k, pa, pb, pc, oa, ob, oc);
     auto rng = t::make_rng(static_cast<std::uint64_t>(m * 1000003 + n * 1009 + k));
-    const t::GemmInputs in = t::make_inputs(l, rng, *rc::gen::element(t::Dist::uniform_pm1, t::Dist::mixed_magnitude));
+    const t::GemmInputs in = t::make_inputs(l, rng, *rc::gen::element(tk::Dist::uniform_pm1, tk::Dist::mixed_magnitude));
     const t::ProductReference ref = t::reference_product(m, n, k, in.A.data(), l.lda, in.B.data(), l.ldb);
     const bool poison = beta == 0.0f;
     const t::GemmRun run = t::run_sgemm(l, in, algo, alpha, beta, poison);

@@ -20,6 +20,7 @@
 #include "support/guarded_array.hpp"
 #include "support/random.hpp"
 #include "support/reference.hpp"
+#include "testkit/random.hpp"
 
 namespace {
 
@@ -27,7 +28,7 @@ using gpuprims::Status;
 using gpuprims::reduce::Algorithm;
 using gpuprims::reduce::kAllAlgorithms;
 namespace rd = gpuprims::reduce::detail;
-using gpuprims::test::Dist;
+using gpuprims::testkit::Dist;
 using gpuprims::test::GuardedArray;
 
 using gpuprims::test::sm_count;
@@ -78,7 +79,7 @@ TEST(ReducePropGpu, SumWithinBoundOfDoubleReference) {
     const auto ws_offset = *rc::gen::element(0, 1, 2, 3);
     const Dist dist = *rc::gen::element(Dist::uniform_pm1, Dist::nonnegative, Dist::mixed_magnitude);
     auto rng = gpuprims::test::make_rng(*rc::gen::arbitrary<std::uint64_t>());
-    std::vector<float> x = gpuprims::test::random_vector(static_cast<std::size_t>(n), rng, dist);
+    std::vector<float> x = gpuprims::testkit::random_vector(static_cast<std::size_t>(n), rng, dist);
     // Large magnitudes: scale some inputs far up (2^20 * 1e25 * 2^21 items still sums below FLT_MAX).
     if (*rc::gen::arbitrary<bool>())
       for (auto& v : x) v *= 1e25f;
@@ -108,13 +109,9 @@ TEST(ReducePropGpu, ExactOnSmallIntegers) {
     const auto offset = *rc::gen::element(0, 1, 2, 3);
     const int m = static_cast<int>(std::min<std::int64_t>(3, (std::int64_t{1} << 24) / std::max<std::int64_t>(n, 1)));
     std::mt19937_64 rng(*rc::gen::arbitrary<std::uint64_t>());
-    std::uniform_int_distribution<int> d(-m, m);
-    std::vector<float> x(static_cast<std::size_t>(n));
+    const std::vector<float> x = gpuprims::testkit::random_integers(static_cast<std::size_t>(n), rng, -m, m);
     double exact = 0.0;
-    for (auto& v : x) {
-      v = static_cast<float>(d(rng));
-      exact += v;
-    }
+    for (float v : x) exact += v;
     GuardedArray in(static_cast<std::size_t>(n), offset);
     RC_ASSERT(in.ok());
     in.upload(x);
@@ -132,7 +129,7 @@ TEST(ReducePropGpu, NonFiniteInputsGiveNonFiniteSums) {
     const auto i = *rc::gen::inRange<std::int64_t>(0, n);
     const auto kind = *rc::gen::inRange<int>(0, 3);
     auto rng = gpuprims::test::make_rng(*rc::gen::arbitrary<std::uint64_t>());
-    std::vector<float> x = gpuprims::test::random_vector(static_cast<std::size_t>(n), rng);
+    std::vector<float> x = gpuprims::testkit::random_vector(static_cast<std::size_t>(n), rng);
     const float inf = std::numeric_limits<float>::infinity();
     x[static_cast<std::size_t>(i)] = kind == 0 ? std::numeric_limits<float>::quiet_NaN() : inf;
     if (kind == 2) {

@@ -8,11 +8,13 @@
 
 #include "support/gpu.hpp"
 #include "support/top2_check.hpp"
+#include "testkit/random.hpp"
 
 namespace {
 
 using gpuprims::gemm::Algorithm;
 namespace t = gpuprims::test;
+namespace tk = gpuprims::testkit;
 
 bool fused_equals_unfused(Algorithm algo) {
   return rc::check(std::string("fused top-2 == unfused, ") + gpuprims::gemm::name(algo), [algo] {
@@ -23,7 +25,7 @@ bool fused_equals_unfused(Algorithm algo) {
     const float alpha = *rc::gen::element(1.0f, -1.0f, 0.0f, 2.0f);
     const float beta = *rc::gen::element(0.0f, 1.0f, -0.5f);
     auto rng = t::make_rng(static_cast<std::uint64_t>(m * 7919 + n * 31 + k));
-    const t::GemmInputs in = t::make_inputs(l, rng, *rc::gen::element(t::Dist::integers_small, t::Dist::uniform_pm1));
+    const t::GemmInputs in = t::make_inputs(l, rng, *rc::gen::element(tk::Dist::integers_small, tk::Dist::uniform_pm1));
     const t::Top2Run fused = t::run_sgemm_top2(l, in, algo, alpha, beta);
     RC_ASSERT(fused.status == gpuprims::Status::success);
     RC_ASSERT(fused.cuda_error.empty());

@@ -9,6 +9,7 @@
 #include <iterator>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "gemm/src/detail/smem_layout.hpp"
 #include "gemm/src/detail/tile_index.hpp"
@@ -16,6 +17,7 @@
 #include "gemm/src/tuning.hpp"
 #include "gemm/tools/model_fit.hpp"
 #include "support/gpu.hpp"
+#include "testkit/shapes.hpp"
 
 namespace {
 
@@ -342,13 +344,14 @@ TEST(GemmWorkspace, OnePartialPerBlockOfTheLaunchedKernel) {
 
 TEST(GemmWorkspace, QueriesCoverThePlansPickedWithAndWithoutC) {
   // The queries know neither alpha nor (for top-2) whether C will be given; the two cases may pick
-  // different plans, split or not.
+  // different plans, split or not. On the shapes top2_bench gives explicit workspaces for its other
+  // paths (testkit::path_exemplars), and a few more.
   const d::DeviceShape device = planning_device();
-  const std::int64_t shapes[][3] = {{64, 64, 65536}, {8, 8, 1 << 20}, {1, 4096, 4096}, {4096, 1, 4096},
-                                    {2500, 2500, 2500}, {16384, 16384, 64}, {100, 8192, 4096}, {3, 5, 7}};
+  std::vector<gpuprims::testkit::GemmShape> shapes = gpuprims::testkit::path_exemplars();
+  shapes.insert(shapes.end(), {{8, 8, 1 << 20}, {2500, 2500, 2500}, {16384, 16384, 64}, {3, 5, 7}});
   for (const auto& s : shapes) {
-    const std::int64_t m = s[0], n = s[1], k = s[2];
-    SCOPED_TRACE(std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k));
+    const std::int64_t m = s.m, n = s.n, k = s.k;
+    SCOPED_TRACE(gpuprims::testkit::shape_name(s));
     const std::size_t top2 = gemm::top2_workspace_bytes(m, n, k);
     const std::size_t plain = gemm::sgemm_workspace_bytes(m, n, k);
     for (bool store_c : {true, false}) {

@@ -40,22 +40,43 @@ TEST(ReduceCpu, NamesFollowTheLadder) {
   for (Algorithm a : kOutOfRange) EXPECT_STREQ("unknown", gpuprims::reduce::name(a));
 }
 
-TEST(ReduceCpu, WorkspaceIsZeroForOnePass) {
+// The query against what a launch writes: pass 1 of a two-pass plan stores one float per block,
+// starting at the first 16-byte boundary of a workspace the API only requires to be 4-byte aligned
+// (reduce.cu). On GPUs holding from one block at once to more than the partials cap, at each 4-byte
+// offset from a 16-byte boundary, every size up to 10^4 (each rung's one/two-pass boundary and the
+// first two-pass grids) and sizes up to 2^62: the partials fit the queried bytes, and the query is 0
+// exactly when no GPU takes two passes (a null workspace is then accepted, and nothing is written).
+TEST(ReduceCpu, WorkspaceHoldsEveryGridsPartialsAndIsZeroOnlyForOnePass) {
+  const std::int64_t residents[] = {1, 2, 3, 132, 132 * 8, 2047, 2048, 2049, std::int64_t{1} << 20};
+  std::vector<std::int64_t> sizes = {-1};
+  for (std::int64_t n = 0; n <= 10000; ++n) sizes.push_back(n);
+  for (std::int64_t n = 10001; n < (std::int64_t{1} << 62); n += n / 7 + 3) sizes.push_back(n);
   for (Algorithm a : kAllAlgorithms) {
     SCOPED_TRACE(gpuprims::reduce::name(a));
-    EXPECT_EQ(0u, gpuprims::reduce::workspace_bytes(0, a));
-    EXPECT_EQ(0u, gpuprims::reduce::workspace_bytes(-1, a));
-    EXPECT_EQ(0u, gpuprims::reduce::workspace_bytes(1, a));
-    const std::int64_t one_block = rd::items_per_block_min(a);
-    EXPECT_EQ(0u, gpuprims::reduce::workspace_bytes(one_block, a));
-    // Two partials, and room to start them at a 16-byte boundary of a 4-byte-aligned workspace.
-    EXPECT_EQ(2 * sizeof(float) + 12, gpuprims::reduce::workspace_bytes(one_block + 1, a));
+    for (std::int64_t n : sizes) {
+      const std::size_t ws = gpuprims::reduce::workspace_bytes(n, a);
+      bool two_passes_somewhere = false;
+      for (std::int64_t resident : residents) {
+        const rd::ReducePlan p = rd::make_plan(n, a, resident);
+        if (p.passes < 2) continue;
+        two_passes_somewhere = true;
+        for (std::uintptr_t addr = 0x1000; addr < 0x1010; addr += 4) {
+          const std::uintptr_t end = rd::align_partials(addr) + static_cast<std::uintptr_t>(p.blocks) * sizeof(float);
+          if (end > addr + ws) {
+            ADD_FAILURE() << "n " << n << ", " << resident << " resident blocks: " << p.blocks
+                          << " partials from workspace offset " << addr % 16 << " end " << end - addr
+                          << " bytes in, past the " << ws << " queried";
+            return;
+          }
+        }
+      }
+      if ((ws == 0) != !two_passes_somewhere) {
+        ADD_FAILURE() << "n " << n << ": query " << ws << " bytes, "
+                      << (two_passes_somewhere ? "and some GPU takes two passes" : "but every GPU takes one pass");
+        return;
+      }
+    }
   }
-  // The defaults: the shuffle rung; a block of pass 1 covers kThreads * kUnroll * 4 items at least.
-  EXPECT_EQ(0u, gpuprims::reduce::workspace_bytes(256 * 16));
-  EXPECT_EQ(20u, gpuprims::reduce::workspace_bytes(256 * 16 + 1));
-  EXPECT_EQ(0u, gpuprims::reduce::workspace_bytes(256, Algorithm::baseline));
-  EXPECT_EQ(20u, gpuprims::reduce::workspace_bytes(257, Algorithm::baseline));
 }
 
 TEST(ReduceCpu, WorkspaceIsMonotoneAndBoundedByThePartialsCap) {

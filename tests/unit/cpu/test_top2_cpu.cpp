@@ -8,7 +8,10 @@
 #include <cstddef>
 #include <cstring>
 #include <limits>
+#include <string>
+#include <utility>
 
+#include "common/device/top2_last_block_merge.cuh"
 #include "common/device/top2_order.hpp"
 #include "reduce/src/top2_plan.hpp"
 #include "support/gpu.hpp"
@@ -119,13 +122,27 @@ TEST(Top2ReduceValidation, BadInputReturnsStatus) {
   EXPECT_STATUS(Status::unsupported, r::top2_argmin(x, 4, 4, 4, out));
 }
 
-TEST(Top2ReduceLaunchMath, WorkspaceIsBoundedByTheBlockCap) {
-  EXPECT_EQ(d::top2_blocks(0, 10, 132), 0);
-  EXPECT_EQ(d::top2_blocks(1, 1, 132), 1);
-  EXPECT_LE(d::top2_blocks(1 << 20, 1 << 12, 132), 132 * 8);
-  EXPECT_LE(d::top2_blocks(1 << 20, 1 << 12, 0), d::Top2Tuning::kMaxBlocks);
+// The query against what a launch uses: top2_argmin launches top2_blocks(rows, cols, sm_count) blocks,
+// one partial each in the last-block merge's workspace, on whatever GPU it runs. On GPUs from 1 SM to
+// more than the block cap serves, the grid fits the queried bytes; an input with entries gets a block
+// at least, an empty one none. And the query is O(blocks), not O(entries): past some size it stops
+// growing.
+TEST(Top2ReduceLaunchMath, TheQueryCoversTheGridOnEveryGpu) {
+  const std::pair<std::int64_t, std::int64_t> shapes[] = {
+      {0, 10}, {10, 0}, {1, 1}, {1, 4095}, {1, 4097}, {3, 5}, {100, 37}, {1, 1000000},
+      {1 << 20, 1 << 12}, {65539, 32773}, {1, std::int64_t{1} << 40}};
+  for (const auto& [rows, cols] : shapes) {
+    SCOPED_TRACE(std::to_string(rows) + " x " + std::to_string(cols));
+    const std::size_t query = gpuprims::reduce::top2_argmin_workspace_bytes(rows, cols);
+    for (int sms = 1; sms <= 4096; sms = sms < 300 ? sms + 1 : sms * 2) {
+      const std::int64_t blocks = d::top2_blocks(rows, cols, sms);
+      ASSERT_EQ(blocks > 0, rows * cols > 0) << sms << " SMs";
+      ASSERT_LE(d::Top2LastBlockMerge::workspace_bytes(blocks), query) << sms << " SMs: " << blocks << " blocks";
+    }
+  }
   const std::size_t big = gpuprims::reduce::top2_argmin_workspace_bytes(1 << 20, 1 << 12);
-  EXPECT_EQ(big, gpuprims::reduce::top2_argmin_workspace_bytes(1 << 21, 1 << 12));  // O(blocks), not O(n)
+  EXPECT_EQ(big, gpuprims::reduce::top2_argmin_workspace_bytes(1 << 21, 1 << 12));
+  EXPECT_EQ(big, gpuprims::reduce::top2_argmin_workspace_bytes(1, std::int64_t{1} << 40));
 }
 
 }  // namespace

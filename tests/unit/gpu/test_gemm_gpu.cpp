@@ -13,8 +13,10 @@
 #include <limits>
 #include <vector>
 
+#include "common/src/device_buffer.hpp"
 #include "support/gemm_check.hpp"
 #include "support/gpu.hpp"
+#include "testkit/shapes.hpp"
 
 namespace {
 
@@ -87,7 +89,7 @@ TEST_P(GemmShapes, PaddedToMultiplesOfFourStillVectorized) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Issue, GemmShapes, ::testing::ValuesIn(kShapes), [](const auto& info) {
-  return std::to_string(info.param.m) + "x" + std::to_string(info.param.n) + "x" + std::to_string(info.param.k);
+  return gpuprims::testkit::shape_name(info.param.m, info.param.n, info.param.k);
 });
 
 TEST(GemmEdges, KZeroGivesBetaTimesCWithoutReadingAOrB) {
@@ -108,8 +110,9 @@ TEST(GemmEdges, KZeroGivesBetaTimesCWithoutReadingAOrB) {
 
 TEST(GemmEdges, NullOperandsAllowedWhenNothingIsRead) {
   GPUPRIMS_REQUIRE_GPU();
-  float* c = nullptr;
-  CUDA_OK(cudaMalloc(reinterpret_cast<void**>(&c), 16 * sizeof(float)));
+  const gpuprims::detail::DeviceBuffer<float> c_buffer(16);
+  ASSERT_TRUE(c_buffer);
+  float* const c = c_buffer.get();
   CUDA_OK(cudaMemset(c, 0xFF, 16 * sizeof(float)));  // NaN
   // k == 0, beta == 0: C = 0 with A and B null.
   EXPECT_STATUS(Status::success, gpuprims::gemm::sgemm(4, 4, 0, 1.0f, nullptr, 1, nullptr, 4, 0.0f, c, 4));
@@ -121,7 +124,6 @@ TEST(GemmEdges, NullOperandsAllowedWhenNothingIsRead) {
   // alpha == 0 with k > 0: A and B are not read.
   EXPECT_STATUS(Status::success, gpuprims::gemm::sgemm(4, 4, 9, 0.0f, nullptr, 9, nullptr, 4, 2.0f, c, 4));
   CUDA_OK(cudaDeviceSynchronize());
-  CUDA_OK(cudaFree(c));
 }
 
 TEST(GemmEdges, MZeroAndNZeroLeaveCUntouched) {

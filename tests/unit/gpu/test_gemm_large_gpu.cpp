@@ -2,7 +2,6 @@
 // a C of more than 2^31 elements (64-bit offsets) checked on sampled entries against a double
 // reference, with every element shown written (no NaN left from the poison). Under the sanitizer
 // (GPUPRIMS_SANITIZER=1) both run the same checks smaller: 512^3, and a 500 x 430 output.
-#include <cublas_v2.h>
 #include <gtest/gtest.h>
 
 #include <gpuprims/gemm.hpp>
@@ -12,10 +11,13 @@
 #include <cmath>
 #include <vector>
 
+#include "common/src/device_buffer.hpp"
 #include "support/device_helpers.hpp"
 #include "support/gpu.hpp"
 #include "support/random.hpp"
 #include "support/reference.hpp"
+#include "testkit/cublas.hpp"
+#include "testkit/random.hpp"
 
 namespace {
 
@@ -23,60 +25,50 @@ using gpuprims::Status;
 using gpuprims::gemm::Algorithm;
 using gpuprims::gemm::kAllAlgorithms;
 namespace t = gpuprims::test;
+namespace tk = gpuprims::testkit;
 
-template <class T>
-struct DeviceArray {
-  T* p = nullptr;
-  explicit DeviceArray(std::size_t n) {
-    if (cudaMalloc(reinterpret_cast<void**>(&p), n * sizeof(T)) != cudaSuccess) p = nullptr;
-  }
-  ~DeviceArray() { cudaFree(p); }
-};
-
-// Row-major C = A B through column-major cuBLAS: C^T = B^T A^T.
-void cublas_rowmajor(cublasHandle_t h, int m, int n, int k, const float* A, int lda, const float* B, int ldb, float* C,
-                     int ldc) {
-  const float one = 1.0f, zero = 0.0f;
-  ASSERT_EQ(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, B, ldb, A, lda, &zero, C, ldc),
-            CUBLAS_STATUS_SUCCESS);
-}
+using gpuprims::detail::DeviceBuffer;
 
 TEST(GemmLarge, Square4096AgainstCublasAndDoubleRows) {
   GPUPRIMS_REQUIRE_GPU();
   const int N = t::sized_for_sanitizer(4096, 512);
   const std::size_t count = static_cast<std::size_t>(N) * N;
-  DeviceArray<float> A(count), B(count), C(count), ref(count), absA(count), absB(count), mag(count);
-  ASSERT_TRUE(A.p && B.p && C.p && ref.p && absA.p && absB.p && mag.p);
+  DeviceBuffer<float> A(count), B(count), C(count), ref(count), absA(count), absB(count), mag(count);
+  ASSERT_TRUE(A && B && C && ref && absA && absB && mag);
   const std::uint64_t seed = t::base_seed() ^ 0x4096;
-  CUDA_OK(t::device_fill_uniform(A.p, count, seed, -1.0f, 1.0f));
-  CUDA_OK(t::device_fill_uniform(B.p, count, seed + 1, -1.0f, 1.0f));
+  CUDA_OK(tk::fill_uniform(A.get(), count, seed, -1.0f, 1.0f));
+  CUDA_OK(tk::fill_uniform(B.get(), count, seed + 1, -1.0f, 1.0f));
   std::vector<float> hA(count), hB(count);
-  CUDA_OK(cudaMemcpy(hA.data(), A.p, count * 4, cudaMemcpyDeviceToHost));
-  CUDA_OK(cudaMemcpy(hB.data(), B.p, count * 4, cudaMemcpyDeviceToHost));
+  CUDA_OK(cudaMemcpy(hA.data(), A.get(), count * 4, cudaMemcpyDeviceToHost));
+  CUDA_OK(cudaMemcpy(hB.data(), B.get(), count * 4, cudaMemcpyDeviceToHost));
   std::vector<float> h_abs(count);
   for (std::size_t i = 0; i < count; ++i) h_abs[i] = std::fabs(hA[i]);
-  CUDA_OK(cudaMemcpy(absA.p, h_abs.data(), count * 4, cudaMemcpyHostToDevice));
+  CUDA_OK(cudaMemcpy(absA.get(), h_abs.data(), count * 4, cudaMemcpyHostToDevice));
   for (std::size_t i = 0; i < count; ++i) h_abs[i] = std::fabs(hB[i]);
-  CUDA_OK(cudaMemcpy(absB.p, h_abs.data(), count * 4, cudaMemcpyHostToDevice));
+  CUDA_OK(cudaMemcpy(absB.get(), h_abs.data(), count * 4, cudaMemcpyHostToDevice));
 
-  cublasHandle_t h = nullptr;
-  ASSERT_EQ(cublasCreate(&h), CUBLAS_STATUS_SUCCESS);
-  ASSERT_EQ(cublasSetMathMode(h, CUBLAS_PEDANTIC_MATH), CUBLAS_STATUS_SUCCESS);
-  cublas_rowmajor(h, N, N, N, A.p, N, B.p, N, ref.p, N);
-  cublas_rowmajor(h, N, N, N, absA.p, N, absB.p, N, mag.p, N);
-  CUDA_OK(cudaDeviceSynchronize());
-  cublasDestroy(h);
+  {
+    // FP32 pedantic (no TF32): cuBLAS is then within the FP32 bound below, as ours must be.
+    const tk::CublasHandle cublas(CUBLAS_PEDANTIC_MATH, nullptr);
+    ASSERT_EQ(cublas.status(), CUBLAS_STATUS_SUCCESS);
+    ASSERT_EQ(tk::sgemm_rowmajor(cublas.get(), N, N, N, 1.0f, A.get(), N, B.get(), N, 0.0f, ref.get(), N),
+              CUBLAS_STATUS_SUCCESS);
+    ASSERT_EQ(tk::sgemm_rowmajor(cublas.get(), N, N, N, 1.0f, absA.get(), N, absB.get(), N, 0.0f, mag.get(), N),
+              CUBLAS_STATUS_SUCCESS);
+    CUDA_OK(cudaDeviceSynchronize());
+  }
   std::vector<float> h_ref(count), h_mag(count), h_c(count);
-  CUDA_OK(cudaMemcpy(h_ref.data(), ref.p, count * 4, cudaMemcpyDeviceToHost));
-  CUDA_OK(cudaMemcpy(h_mag.data(), mag.p, count * 4, cudaMemcpyDeviceToHost));
+  CUDA_OK(cudaMemcpy(h_ref.data(), ref.get(), count * 4, cudaMemcpyDeviceToHost));
+  CUDA_OK(cudaMemcpy(h_mag.data(), mag.get(), count * 4, cudaMemcpyDeviceToHost));
 
   const int sample_rows[] = {0, 1, 127, 128, N / 2 - 1, N * 3 / 4 + 9, N - 2, N - 1};
   for (Algorithm algo : kAllAlgorithms) {
     SCOPED_TRACE(gpuprims::gemm::name(algo));
-    CUDA_OK(cudaMemset(C.p, 0xFF, count * 4));
-    ASSERT_STATUS(Status::success, gpuprims::gemm::sgemm(N, N, N, 1.0f, A.p, N, B.p, N, 0.0f, C.p, N, algo));
+    CUDA_OK(cudaMemset(C.get(), 0xFF, count * 4));
+    ASSERT_STATUS(Status::success,
+                  gpuprims::gemm::sgemm(N, N, N, 1.0f, A.get(), N, B.get(), N, 0.0f, C.get(), N, algo));
     CUDA_OK(cudaDeviceSynchronize());
-    CUDA_OK(cudaMemcpy(h_c.data(), C.p, count * 4, cudaMemcpyDeviceToHost));
+    CUDA_OK(cudaMemcpy(h_c.data(), C.get(), count * 4, cudaMemcpyDeviceToHost));
     std::size_t bad = 0;
     for (std::size_t i = 0; i < count; ++i) {
       // Both ours and cuBLAS are within the bound of the exact product, so they differ by at most twice it.
@@ -108,13 +100,13 @@ TEST(GemmHuge, OutputPast2Pow31ElementsSampledAgainstDouble) {
   ASSERT_GT(t::gpu_free_bytes(), static_cast<std::size_t>(m * n * 4 + (std::int64_t{1} << 30)))
       << "this test needs about 9 GB of device memory";
   auto rng = t::make_rng(31);
-  const std::vector<float> hA = t::random_vector(static_cast<std::size_t>(m * lda), rng);
-  const std::vector<float> hB = t::random_vector(static_cast<std::size_t>(k * n), rng);
-  DeviceArray<float> A(hA.size()), B(hB.size()), C(static_cast<std::size_t>(m * n));
-  DeviceArray<gpuprims::Top2> fused(1), unfused(1);
-  ASSERT_TRUE(A.p && B.p && C.p && fused.p && unfused.p);
-  CUDA_OK(cudaMemcpy(A.p, hA.data(), hA.size() * 4, cudaMemcpyHostToDevice));
-  CUDA_OK(cudaMemcpy(B.p, hB.data(), hB.size() * 4, cudaMemcpyHostToDevice));
+  const std::vector<float> hA = tk::random_vector(static_cast<std::size_t>(m * lda), rng);
+  const std::vector<float> hB = tk::random_vector(static_cast<std::size_t>(k * n), rng);
+  DeviceBuffer<float> A(hA.size()), B(hB.size()), C(static_cast<std::size_t>(m * n));
+  DeviceBuffer<gpuprims::Top2> fused(1), unfused(1);
+  ASSERT_TRUE(A && B && C && fused && unfused);
+  CUDA_OK(cudaMemcpy(A.get(), hA.data(), hA.size() * 4, cudaMemcpyHostToDevice));
+  CUDA_OK(cudaMemcpy(B.get(), hB.data(), hB.size() * 4, cudaMemcpyHostToDevice));
 
   std::vector<std::pair<std::int64_t, std::int64_t>> samples = {{0, 0}, {m - 1, n - 1}, {m - 1, 0}, {0, n - 1}};
   for (std::int64_t lin = pivot - 5; lin < pivot + 5; ++lin)
@@ -124,27 +116,28 @@ TEST(GemmHuge, OutputPast2Pow31ElementsSampledAgainstDouble) {
 
   for (Algorithm algo : kAllAlgorithms) {
     SCOPED_TRACE(gpuprims::gemm::name(algo));
-    CUDA_OK(cudaMemset(C.p, 0xFF, static_cast<std::size_t>(m * n) * 4));
-    ASSERT_STATUS(Status::success, gpuprims::gemm::sgemm(m, n, k, 1.0f, A.p, lda, B.p, n, 0.0f, C.p, n, algo));
+    CUDA_OK(cudaMemset(C.get(), 0xFF, static_cast<std::size_t>(m * n) * 4));
+    ASSERT_STATUS(Status::success,
+                  gpuprims::gemm::sgemm(m, n, k, 1.0f, A.get(), lda, B.get(), n, 0.0f, C.get(), n, algo));
     CUDA_OK(cudaDeviceSynchronize());
     std::int64_t nan_left = -1;
-    CUDA_OK(t::device_count_nan(C.p, m * n, &nan_left));
+    CUDA_OK(t::device_count_nan(C.get(), m * n, &nan_left));
     EXPECT_EQ(nan_left, 0) << "elements not written";
     for (const auto& [i, j] : samples) {
       float got = 0;
-      CUDA_OK(cudaMemcpy(&got, C.p + i * n + j, 4, cudaMemcpyDeviceToHost));
+      CUDA_OK(cudaMemcpy(&got, C.get() + i * n + j, 4, cudaMemcpyDeviceToHost));
       double sum = 0, mag = 0;
       t::reference_product_entry(i, j, k, hA.data(), lda, hB.data(), n, &sum, &mag);
       ASSERT_TRUE(std::fabs(got - sum) <= t::gemm_error_bound(k, mag)) << "C[" << i << "," << j << "] = " << got;
     }
   }
   // The fused top-2 over more than 2^31 entries equals the unfused twin's over the stored C.
-  ASSERT_STATUS(Status::success, gpuprims::gemm::sgemm_top2_argmin(m, n, k, 1.0f, A.p, lda, B.p, n, 0.0f, C.p, n,
-                                                                    fused.p));
-  ASSERT_STATUS(Status::success, gpuprims::reduce::top2_argmin(C.p, m, n, n, unfused.p));
+  ASSERT_STATUS(Status::success, gpuprims::gemm::sgemm_top2_argmin(m, n, k, 1.0f, A.get(), lda, B.get(), n, 0.0f,
+                                                                    C.get(), n, fused.get()));
+  ASSERT_STATUS(Status::success, gpuprims::reduce::top2_argmin(C.get(), m, n, n, unfused.get()));
   gpuprims::Top2 f{}, u{};
-  CUDA_OK(cudaMemcpy(&f, fused.p, sizeof f, cudaMemcpyDeviceToHost));
-  CUDA_OK(cudaMemcpy(&u, unfused.p, sizeof u, cudaMemcpyDeviceToHost));
+  CUDA_OK(cudaMemcpy(&f, fused.get(), sizeof f, cudaMemcpyDeviceToHost));
+  CUDA_OK(cudaMemcpy(&u, unfused.get(), sizeof u, cudaMemcpyDeviceToHost));
   EXPECT_EQ(f.first.row, u.first.row);
   EXPECT_EQ(f.first.col, u.first.col);
   EXPECT_EQ(f.second.row, u.second.row);

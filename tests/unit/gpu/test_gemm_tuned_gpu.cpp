@@ -14,15 +14,18 @@
 #include <string>
 #include <vector>
 
+#include "common/src/device_buffer.hpp"
 #include "gemm/src/gemm_internal.hpp"
 #include "support/gemm_check.hpp"
 #include "support/gpu.hpp"
 #include "support/guarded_array.hpp"
 #include "support/top2_check.hpp"
+#include "testkit/shapes.hpp"
 
 namespace {
 
 namespace d = gpuprims::detail;
+using gpuprims::detail::DeviceBuffer;
 namespace t = gpuprims::test;
 using gpuprims::Status;
 using gpuprims::gemm::Algorithm;
@@ -102,7 +105,7 @@ TEST(GemmTuned, SplitKResultsAreBitwiseReproducible) {
   for (const Case& c : cases) {
     const Shape s = c.s;
     const d::GemmPlan plan = c.forced ? d::make_plan(*c.forced, s.k, 24) : tuned_plan(s.m, s.n, s.k);
-    SCOPED_TRACE(std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k) + " " + describe(plan));
+    SCOPED_TRACE(gpuprims::testkit::shape_name(s.m, s.n, s.k) + " " + describe(plan));
     ASSERT_GT(plan.splits, 1) << "the case is meant to exercise a split plan";
     const t::GemmLayout l = t::make_layout(s.m, s.n, s.k);
     auto r = t::make_rng(4242 + s.k);
@@ -112,8 +115,9 @@ TEST(GemmTuned, SplitKResultsAreBitwiseReproducible) {
     a.upload(in.A);
     b.upload(in.B);
     const std::size_t ws_bytes = d::call_workspace_bytes(plan, s.m, s.n, false, device->sm_count);
-    void* ws = nullptr;
-    CUDA_OK(cudaMalloc(&ws, ws_bytes));
+    const DeviceBuffer<unsigned char> ws_buffer(ws_bytes);
+    ASSERT_TRUE(ws_buffer);
+    void* const ws = ws_buffer.get();
     const d::SgemmArgs args{s.m, s.n, s.k, 1.0f, a.data(), l.lda, b.data(), l.ldb, 0.0f, out.data(), l.ldc,
                             Algorithm::tuned, nullptr, false};
     std::vector<float> first;
@@ -130,7 +134,6 @@ TEST(GemmTuned, SplitKResultsAreBitwiseReproducible) {
         ASSERT_EQ(std::memcmp(first.data(), now.data(), now.size() * sizeof(float)), 0) << "run " << run;
       }
     }
-    CUDA_OK(cudaFree(ws));
   }
 }
 
@@ -169,8 +172,9 @@ TEST(GemmTuned, WorkspaceQueryExplicitFormsAndTooSmall) {
   // The fused top-2 on the split plan, explicit workspace, C not stored: the unfused twin's answer.
   const std::size_t need2 = gpuprims::gemm::top2_workspace_bytes(m, n, k);
   t::GuardedArray ws2(need2 / sizeof(float) + 8);
-  gpuprims::Top2* d_top2 = nullptr;
-  CUDA_OK(cudaMalloc(reinterpret_cast<void**>(&d_top2), sizeof(gpuprims::Top2)));
+  const DeviceBuffer<gpuprims::Top2> top2_buffer(1);
+  ASSERT_TRUE(top2_buffer);
+  gpuprims::Top2* const d_top2 = top2_buffer.get();
   EXPECT_STATUS(Status::invalid_argument,
                 gpuprims::gemm::sgemm_top2_argmin(m, n, k, 1.0f, a.data(), l.lda, b.data(), l.ldb, 0.0f, nullptr,
                                                   l.ldc, d_top2, ws2.data(), need2 - 1));
@@ -180,7 +184,6 @@ TEST(GemmTuned, WorkspaceQueryExplicitFormsAndTooSmall) {
   CUDA_OK(cudaMemcpy(&got, d_top2, sizeof got, cudaMemcpyDeviceToHost));
   EXPECT_EQ(t::top2_diff(got, t::run_reduce_top2(stored, m, n, l.ldc).top2), "");
   EXPECT_EQ(ws2.guard_damage(), "");
-  CUDA_OK(cudaFree(d_top2));
 }
 
 }  // namespace

@@ -22,6 +22,7 @@
 #include "support/guarded_array.hpp"
 #include "support/random.hpp"
 #include "support/reference.hpp"
+#include "testkit/random.hpp"
 
 namespace {
 
@@ -97,8 +98,8 @@ std::vector<std::int64_t> test_sizes() {
   return sizes;
 }
 
-const gpuprims::test::Dist kDists[] = {gpuprims::test::Dist::uniform_pm1, gpuprims::test::Dist::mixed_magnitude,
-                                       gpuprims::test::Dist::nonnegative, gpuprims::test::Dist::uniform_pm1};
+using gpuprims::testkit::Dist;
+const Dist kDists[] = {Dist::uniform_pm1, Dist::mixed_magnitude, Dist::nonnegative, Dist::uniform_pm1};
 
 TEST(ReduceGpu, EveryVariantEverySizeEveryOffset) {
   GPUPRIMS_REQUIRE_GPU();
@@ -107,7 +108,7 @@ TEST(ReduceGpu, EveryVariantEverySizeEveryOffset) {
     for (int offset = 0; offset < 4; ++offset) {
       GuardedArray in(static_cast<std::size_t>(n), offset);
       ASSERT_TRUE(in.ok());
-      const auto x = gpuprims::test::random_vector(static_cast<std::size_t>(n), rng, kDists[offset]);
+      const auto x = gpuprims::testkit::random_vector(static_cast<std::size_t>(n), rng, kDists[offset]);
       in.upload(x);
       const gpuprims::test::SumReference ref = gpuprims::test::reference_sum(x.data(), n);
       for (Algorithm a : kAllAlgorithms) {
@@ -134,7 +135,7 @@ TEST(ReduceGpu, SanitizerSizedAllPaths) {
     for (int offset = 0; offset < 4; ++offset) {
       GuardedArray in(static_cast<std::size_t>(n), offset);
       ASSERT_TRUE(in.ok());
-      const auto x = gpuprims::test::random_vector(static_cast<std::size_t>(n), rng);
+      const auto x = gpuprims::testkit::random_vector(static_cast<std::size_t>(n), rng);
       in.upload(x);
       const auto ref = gpuprims::test::reference_sum(x.data(), n);
       for (Algorithm a : kAllAlgorithms) {
@@ -153,7 +154,7 @@ TEST(ReduceGpu, SameBitsWhateverTheWorkspace) {
     n = gpuprims::test::sanitizer_sized_count(n);
     GuardedArray in(static_cast<std::size_t>(n), 1);
     ASSERT_TRUE(in.ok());
-    in.upload(gpuprims::test::random_vector(static_cast<std::size_t>(n), rng));
+    in.upload(gpuprims::testkit::random_vector(static_cast<std::size_t>(n), rng));
     for (Algorithm a : kAllAlgorithms) {
       SCOPED_TRACE(label(a, n, 1));
       const SumRun c = run_sum(in, n, a, false);
@@ -176,13 +177,9 @@ TEST(ReduceGpu, ExactOnSmallIntegers) {
   for (std::int64_t n : test_sizes()) {
     if (n == 0) continue;
     const int m = static_cast<int>(std::min<std::int64_t>(3, (std::int64_t{1} << 24) / n));
-    std::uniform_int_distribution<int> d(-m, m);
-    std::vector<float> x(static_cast<std::size_t>(n));
+    const std::vector<float> x = gpuprims::testkit::random_integers(static_cast<std::size_t>(n), rng, -m, m);
     double exact = 0.0;
-    for (auto& v : x) {
-      v = static_cast<float>(d(rng));
-      exact += v;
-    }
+    for (float v : x) exact += v;
     for (int offset = 0; offset < 4; ++offset) {
       GuardedArray in(static_cast<std::size_t>(n), offset);
       ASSERT_TRUE(in.ok());
@@ -204,7 +201,7 @@ TEST(ReduceGpu, DeterministicTenRuns) {
     n = gpuprims::test::sanitizer_sized_count(n);
     GuardedArray in(static_cast<std::size_t>(n), 1);
     ASSERT_TRUE(in.ok());
-    in.upload(gpuprims::test::random_vector(static_cast<std::size_t>(n), rng, gpuprims::test::Dist::mixed_magnitude));
+    in.upload(gpuprims::testkit::random_vector(static_cast<std::size_t>(n), rng, Dist::mixed_magnitude));
     for (Algorithm a : kAllAlgorithms) {
       SCOPED_TRACE(label(a, n, 1));
       const std::size_t wsb = gpuprims::reduce::workspace_bytes(n, a);
@@ -231,7 +228,7 @@ TEST(ReduceGpu, NanAndInfinityPropagate) {
   for (std::int64_t size : {std::int64_t{1}, std::int64_t{33}, std::int64_t{1025}, std::int64_t{(1 << 20) + 3}})
     for (int offset : {0, 3}) {
       const std::int64_t n = gpuprims::test::sanitizer_sized_count(size);
-      const auto base = gpuprims::test::random_vector(static_cast<std::size_t>(n), rng);
+      const auto base = gpuprims::testkit::random_vector(static_cast<std::size_t>(n), rng);
       std::uniform_int_distribution<std::int64_t> pos(0, n - 1);
       // Positions: the head, the tail, and random ones.
       const std::int64_t where[] = {0, n - 1, pos(rng), pos(rng)};
@@ -344,7 +341,7 @@ TEST(ReduceGpu, LargerWorkspaceAndUserStream) {
   const std::int64_t n = gpuprims::test::sanitizer_sized_count((1 << 22) + 1);
   GuardedArray in(static_cast<std::size_t>(n), 2);
   ASSERT_TRUE(in.ok());
-  const auto x = gpuprims::test::random_vector(static_cast<std::size_t>(n), rng);
+  const auto x = gpuprims::testkit::random_vector(static_cast<std::size_t>(n), rng);
   in.upload(x);
   const auto ref = gpuprims::test::reference_sum(x.data(), n);
   cudaStream_t stream = nullptr;
@@ -378,7 +375,7 @@ TEST(ReduceGpu, Huge2Pow31Plus17) {
   gpuprims::detail::DeviceBuffer<float> buf(count), out(1);
   ASSERT_TRUE(buf && out);
   const std::uint64_t seed = gpuprims::test::base_seed() ^ 0x4a6b;
-  CUDA_OK(gpuprims::test::device_fill_uniform(buf.get(), static_cast<std::int64_t>(count), seed, -1.0f, 1.0f));
+  CUDA_OK(gpuprims::testkit::fill_uniform(buf.get(), static_cast<std::int64_t>(count), seed, -1.0f, 1.0f));
   for (int offset : {0, 3}) {
     gpuprims::test::SumReference ref{};
     CUDA_OK(gpuprims::test::device_reference_sum(buf.get() + offset, n, &ref));

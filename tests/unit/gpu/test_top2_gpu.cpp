@@ -14,6 +14,7 @@
 
 #include "support/gpu.hpp"
 #include "support/top2_check.hpp"
+#include "testkit/random.hpp"
 
 namespace {
 
@@ -22,6 +23,7 @@ using gpuprims::Top2;
 using gpuprims::gemm::Algorithm;
 using gpuprims::gemm::kAllAlgorithms;
 namespace t = gpuprims::test;
+namespace tk = gpuprims::testkit;
 
 // The fused result must equal the sorted reference over the C that was actually produced.
 void expect_matches_stored_c(const t::GemmLayout& l, const t::Top2Run& run) {
@@ -40,7 +42,7 @@ TEST(Top2Fused, IntegerDataIsExactWithTiesOnEveryRung) {
                                    t::make_layout(257, 129, 3)};
   for (const auto& l : layouts) {
     auto rng = t::make_rng(100 + l.m);
-    const t::GemmInputs in = t::make_inputs(l, rng, t::Dist::integers_small);
+    const t::GemmInputs in = t::make_inputs(l, rng, tk::Dist::integers_small);
     const t::ProductReference ref = t::reference_product(l.m, l.n, l.k, in.A.data(), l.lda, in.B.data(), l.ldb);
     for (Algorithm algo : kAllAlgorithms) {
       for (auto [alpha, beta] : {std::pair{1.0f, 0.0f}, std::pair{2.0f, -1.0f}}) {
@@ -234,7 +236,7 @@ TEST(Top2Reduce, VectorsAndStridedMatricesAgainstTheSortedReference) {
     const std::int64_t n = t::sanitizer_sized_count(size);
     for (int offset : {0, 1, 2, 3}) {
       auto rng = t::make_rng(600 + n + offset);
-      std::vector<float> x = t::random_vector(static_cast<std::size_t>(n), rng, t::Dist::integers_small);
+      std::vector<float> x = tk::random_vector(static_cast<std::size_t>(n), rng, tk::Dist::integers_small);
       const t::Top2Run run = t::run_reduce_top2(x, 1, n, n, offset);
       ASSERT_STATUS(Status::success, run.status);
       ASSERT_EQ(run.cuda_error, "");
@@ -245,7 +247,7 @@ TEST(Top2Reduce, VectorsAndStridedMatricesAgainstTheSortedReference) {
   for (auto [rows, cols, ld] : {std::tuple<std::int64_t, std::int64_t, std::int64_t>{3, 5, 7}, {100, 37, 40},
                                 {1000, 1, 3}, {17, 300, 300}}) {
     auto rng = t::make_rng(700 + rows);
-    std::vector<float> x = t::random_vector(static_cast<std::size_t>(rows * ld), rng);
+    std::vector<float> x = tk::random_vector(static_cast<std::size_t>(rows * ld), rng);
     x[static_cast<std::size_t>((rows - 1) * ld + cols - 1)] = -5.0f;
     const t::Top2Run run = t::run_reduce_top2(x, rows, cols, ld, 1);
     ASSERT_STATUS(Status::success, run.status);

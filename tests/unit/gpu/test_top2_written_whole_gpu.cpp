@@ -15,12 +15,14 @@
 #include <string>
 #include <vector>
 
+#include "common/src/device_buffer.hpp"
 #include "gemm/src/gemm_internal.hpp"
 #include "support/gemm_check.hpp"
 #include "support/gpu.hpp"
 #include "support/guarded_array.hpp"
 #include "support/reference.hpp"
 #include "support/top2_check.hpp"
+#include "testkit/random.hpp"
 
 namespace {
 
@@ -28,7 +30,9 @@ using gpuprims::Status;
 using gpuprims::Top2;
 using gpuprims::gemm::Algorithm;
 namespace t = gpuprims::test;
+namespace tk = gpuprims::testkit;
 namespace d = gpuprims::detail;
+using gpuprims::detail::DeviceBuffer;
 
 // Runs one entry point into `out` on the default stream.
 using Call = std::function<Status(Top2* out)>;
@@ -41,18 +45,17 @@ struct Outcome {
 // One call into a fresh cudaMalloc'd Top2: filled with 0xA5 bytes first, or not touched at all.
 Outcome run_into_fresh_output(const Call& call, bool fill_first) {
   Outcome o;
-  Top2* out = nullptr;
-  if (cudaMalloc(reinterpret_cast<void**>(&out), sizeof(Top2)) != cudaSuccess) {
+  const DeviceBuffer<Top2> out(1);
+  if (!out) {
     o.error = "cudaMalloc failed";
     return o;
   }
-  if (fill_first) (void)cudaMemset(out, 0xA5, sizeof(Top2));
-  const Status st = call(out);
+  if (fill_first) (void)cudaMemset(out.get(), 0xA5, sizeof(Top2));
+  const Status st = call(out.get());
   cudaError_t err = cudaDeviceSynchronize();
-  if (err == cudaSuccess) err = cudaMemcpy(&o.result, out, sizeof(Top2), cudaMemcpyDeviceToHost);
+  if (err == cudaSuccess) err = cudaMemcpy(&o.result, out.get(), sizeof(Top2), cudaMemcpyDeviceToHost);
   if (st != Status::success) o.error = std::string("status ") + gpuprims::to_string(st);
   if (err != cudaSuccess) o.error += std::string(" ") + cudaGetErrorString(err);
-  (void)cudaFree(out);
   return o;
 }
 
@@ -74,7 +77,7 @@ void expect_written_whole(const std::string& what, const Call& call, const Top2&
 TEST(Top2WrittenWhole, ReduceTop2EveryPath) {
   GPUPRIMS_REQUIRE_GPU();
   auto rng = t::make_rng(0x70b2);
-  const std::vector<float> x = t::random_vector(1000, rng, t::Dist::integers_small);
+  const std::vector<float> x = tk::random_vector(1000, rng, tk::Dist::integers_small);
   t::GuardedArray in(x.size());
   ASSERT_TRUE(in.ok());
   in.upload(x);
@@ -92,12 +95,11 @@ TEST(Top2WrittenWhole, ReduceTop2EveryPath) {
   expect_written_whole("no entries", [&](Top2* out) { return r::top2_argmin(p, 0, 7, 7, out); },
                        t::reference_top2(x.data(), 0, 7, 7));
   const std::size_t ws_bytes = r::top2_argmin_workspace_bytes(40, 25);
-  void* ws = nullptr;
-  CUDA_OK(cudaMalloc(&ws, ws_bytes));
+  const DeviceBuffer<unsigned char> ws(ws_bytes);
+  ASSERT_TRUE(ws);
   expect_written_whole("explicit workspace, 40 x 25",
-                       [&](Top2* out) { return r::top2_argmin(p, 40, 25, 25, out, ws, ws_bytes); },
+                       [&](Top2* out) { return r::top2_argmin(p, 40, 25, 25, out, ws.get(), ws_bytes); },
                        t::reference_top2(x.data(), 40, 25, 25));
-  CUDA_OK(cudaFree(ws));
 }
 
 TEST(Top2WrittenWhole, FusedGemmTop2EveryPath) {
@@ -105,7 +107,7 @@ TEST(Top2WrittenWhole, FusedGemmTop2EveryPath) {
   // Small integers: the product is exact in float, so the reference is exact too.
   const t::GemmLayout l = t::make_layout(67, 45, 9);
   auto rng = t::make_rng(0x70b3);
-  const t::GemmInputs in = t::make_inputs(l, rng, t::Dist::integers_small);
+  const t::GemmInputs in = t::make_inputs(l, rng, tk::Dist::integers_small);
   const t::ProductReference ref = t::reference_product(l.m, l.n, l.k, in.A.data(), l.lda, in.B.data(), l.ldb);
   std::vector<float> product(ref.sum.size());
   for (std::size_t i = 0; i < product.size(); ++i) product[i] = static_cast<float>(ref.sum[i]);
@@ -137,19 +139,19 @@ TEST(Top2WrittenWhole, FusedGemmTop2EveryPath) {
   }, want_empty);
 
   const std::size_t ws_bytes = g::top2_workspace_bytes(l.m, l.n, l.k);
-  void* ws = nullptr;
-  CUDA_OK(cudaMalloc(&ws, ws_bytes));
+  const DeviceBuffer<unsigned char> ws(ws_bytes);
+  ASSERT_TRUE(ws);
   expect_written_whole("explicit workspace", [&](Top2* out) {
-    return g::sgemm_top2_argmin(l.m, l.n, l.k, 1.0f, A, l.lda, B, l.ldb, 0.0f, nullptr, l.ldc, out, ws, ws_bytes);
+    return g::sgemm_top2_argmin(l.m, l.n, l.k, 1.0f, A, l.lda, B, l.ldb, 0.0f, nullptr, l.ldc, out, ws.get(),
+                                ws_bytes);
   }, want_product);
   // The 64-bit-index path (outputs of 2^32 entries or more), forced: the grid's last block writes the
   // result.
   expect_written_whole("64-bit-index path, last block writes", [&](Top2* out) {
     d::SgemmArgs args{l.m, l.n, l.k, 1.0f, A, l.lda, B, l.ldb, 0.0f, C, l.ldc, Algorithm::tuned, out, true};
     args.force_wide_index = true;
-    return d::sgemm_run(args, nullptr, ws, ws_bytes, nullptr);
+    return d::sgemm_run(args, nullptr, ws.get(), ws_bytes, nullptr);
   }, want_product);
-  CUDA_OK(cudaFree(ws));
 }
 
 }  // namespace

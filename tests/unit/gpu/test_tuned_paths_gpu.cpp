@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "common/src/device_buffer.hpp"
 #include "gemm/src/gemm_internal.hpp"
 #include "support/gemm_check.hpp"
 #include "support/gpu.hpp"
@@ -21,6 +22,7 @@
 namespace {
 
 namespace d = gpuprims::detail;
+using gpuprims::detail::DeviceBuffer;
 namespace t = gpuprims::test;
 using gpuprims::Status;
 
@@ -54,8 +56,9 @@ void check_plan(const d::GemmPlan& plan, const t::GemmLayout& l, const t::GemmIn
   const d::DeviceShape* device = nullptr;
   ASSERT_STATUS(Status::success, d::current_device_shape(&device));
   const std::size_t ws_bytes = d::call_workspace_bytes(plan, l.m, l.n, true, device->sm_count);
-  void* ws = nullptr;
-  CUDA_OK(cudaMalloc(&ws, ws_bytes + 16));
+  const DeviceBuffer<unsigned char> ws_buffer(ws_bytes + 16);
+  ASSERT_TRUE(ws_buffer);
+  void* const ws = ws_buffer.get();
 
   for (const float beta : {-0.5f, 0.0f}) {
     const bool poison = beta == 0.0f;
@@ -72,8 +75,9 @@ void check_plan(const d::GemmPlan& plan, const t::GemmLayout& l, const t::GemmIn
 
   // Fused top-2 with this plan (C holds the beta = 0 product from above, stored again) equals the
   // unfused twin over that C; then the 64-bit-index merge, and C not stored.
-  gpuprims::Top2* d_top2 = nullptr;
-  CUDA_OK(cudaMalloc(reinterpret_cast<void**>(&d_top2), sizeof(gpuprims::Top2)));
+  const DeviceBuffer<gpuprims::Top2> top2_buffer(1);
+  ASSERT_TRUE(top2_buffer);
+  gpuprims::Top2* const d_top2 = top2_buffer.get();
   const t::Top2Run twin = t::run_reduce_top2(c.download(), l.m, l.n, l.ldc, l.off_c);
   d::SgemmArgs fused{l.m, l.n, l.k, 0.75f, a.data(), l.lda, b.data(), l.ldb, 0.0f, c.data(), l.ldc,
                      gpuprims::gemm::Algorithm::tuned, d_top2, true};
@@ -92,8 +96,6 @@ void check_plan(const d::GemmPlan& plan, const t::GemmLayout& l, const t::GemmIn
     EXPECT_EQ(t::top2_diff(got, twin.top2), "") << f.what;
   }
   EXPECT_EQ(c.guard_damage(), "");
-  CUDA_OK(cudaFree(d_top2));
-  CUDA_OK(cudaFree(ws));
 }
 
 class TunedPaths : public ::testing::TestWithParam<int> {};
