@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-#include "bench_data.cuh"
+#include "testkit/random.hpp"
 #include "dist/src/combine.hpp"
 #include "dist_timer.hpp"
 #include "harness.hpp"
@@ -116,8 +116,8 @@ void bench_sgemm(Ctx& c, std::int64_t s, int reps) {
   float* A = alloc_on<float>(0, static_cast<std::size_t>(m * k));
   float* B = alloc_on<float>(0, static_cast<std::size_t>(k * n));
   float* C = alloc_on<float>(0, static_cast<std::size_t>(m * n));
-  fill_uniform(A, m * k, 101);
-  fill_uniform(B, k * n, 103);
+  BENCH_CUDA(gpuprims::testkit::fill_uniform(A, m * k, 101));
+  BENCH_CUDA(gpuprims::testkit::fill_uniform(B, k * n, 103));
   BENCH_CUDA(cudaDeviceSynchronize());
   TimingOptions opt;
   opt.warmup = 1;
@@ -206,8 +206,8 @@ void bench_top2(Ctx& c, std::int64_t m, std::int64_t n, std::int64_t k) {
   float* A = alloc_on<float>(0, static_cast<std::size_t>(m * k));
   float* B = alloc_on<float>(0, static_cast<std::size_t>(k * n));
   auto* top2 = alloc_on<gpuprims::Top2>(0, 1);
-  fill_uniform(A, m * k, 201);
-  fill_uniform(B, k * n, 203);
+  BENCH_CUDA(gpuprims::testkit::fill_uniform(A, m * k, 201));
+  BENCH_CUDA(gpuprims::testkit::fill_uniform(B, k * n, 203));
   BENCH_CUDA(cudaDeviceSynchronize());
   TimingOptions opt;
   const Timing one = c.timer->time(1, [&] {
@@ -286,7 +286,7 @@ void bench_sum(Ctx& c, std::int64_t per_gpu) {
   // One GPU: the whole array on device 0; rank 0's shard is its first part, in place.
   float* x = alloc_on<float>(0, static_cast<std::size_t>(total));
   float* out = alloc_on<float>(0, 1);
-  fill_uniform(x, total, 301);
+  BENCH_CUDA(gpuprims::testkit::fill_uniform(x, total, 301));
   BENCH_CUDA(cudaDeviceSynchronize());
   const std::size_t ws_bytes = gpuprims::reduce::workspace_bytes(total);
   void* ws = alloc_on<unsigned char>(0, std::max<std::size_t>(ws_bytes, 1));

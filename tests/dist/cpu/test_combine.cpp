@@ -16,6 +16,7 @@
 
 #include "dist/src/combine.hpp"
 #include "support/random.hpp"
+#include "testkit/random.hpp"
 #include "support/reference.hpp"
 #include "support/top2_check.hpp"
 
@@ -37,8 +38,8 @@ TEST(DistCombine, SumAddsLeftToRightInRankOrder) {
   EXPECT_EQ(dd::sum_in_rank_order(p, 4), 3.0f);
   auto rng = gpuprims::test::make_rng(0xd157);
   for (int count = 1; count <= 64; ++count) {
-    const auto v = gpuprims::test::random_vector(static_cast<std::size_t>(count), rng,
-                                                 gpuprims::test::Dist::mixed_magnitude);
+    const auto v = gpuprims::testkit::random_vector(static_cast<std::size_t>(count), rng,
+                                                 gpuprims::testkit::Dist::mixed_magnitude);
     float want = v[0];
     for (int r = 1; r < count; ++r) want += v[static_cast<std::size_t>(r)];
     EXPECT_EQ(bits(dd::sum_in_rank_order(v.data(), count)), bits(want)) << count;
@@ -82,8 +83,8 @@ std::string merge_vs_whole(const std::vector<float>& x, std::int64_t cols, const
 
 TEST(DistCombine, MergeEqualsTheWholeMatrixTop2) {
   auto rng = gpuprims::test::make_rng(0xd158);
-  const gpuprims::test::Dist dists[] = {gpuprims::test::Dist::uniform_pm1, gpuprims::test::Dist::integers_small,
-                                        gpuprims::test::Dist::mixed_magnitude};
+  const gpuprims::testkit::Dist dists[] = {gpuprims::testkit::Dist::uniform_pm1, gpuprims::testkit::Dist::integers_small,
+                                        gpuprims::testkit::Dist::mixed_magnitude};
   std::uniform_int_distribution<int> ranks_of(1, 6), rows_of(0, 7), cols_of(1, 9);
   for (int trial = 0; trial < 600; ++trial) {
     const int nranks = ranks_of(rng);
@@ -94,7 +95,7 @@ TEST(DistCombine, MergeEqualsTheWholeMatrixTop2) {
       m += counts.back();
     }
     const std::int64_t cols = cols_of(rng);
-    auto x = gpuprims::test::random_vector(static_cast<std::size_t>(m * cols), rng, dists[trial % 3]);
+    auto x = gpuprims::testkit::random_vector(static_cast<std::size_t>(m * cols), rng, dists[trial % 3]);
     // Integers tie a lot, also across ranks; now and then a NaN or a -0.0.
     if (!x.empty() && trial % 5 == 0) x[static_cast<std::size_t>(trial) % x.size()] = std::nanf("");
     if (!x.empty() && trial % 7 == 0) x[static_cast<std::size_t>(trial * 3) % x.size()] = -0.0f;

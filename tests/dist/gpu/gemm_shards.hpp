@@ -25,7 +25,7 @@ struct DistGemmCase {
   bool store_c = true;  // top-2: C_local == nullptr when false (beta must be 0)
   int pad_a = 0, pad_b = 0, pad_c = 0;
   gemm::Algorithm algo = gemm::Algorithm::tuned;
-  Dist dist = Dist::uniform_pm1;
+  testkit::Dist dist = testkit::Dist::uniform_pm1;
   std::string describe() const;
 };
 

@@ -14,6 +14,7 @@
 #include "support/device_helpers.hpp"
 #include "support/gpu.hpp"
 #include "support/random.hpp"
+#include "testkit/random.hpp"
 
 namespace {
 
@@ -33,7 +34,7 @@ TEST(DistOneRank, SumIsReduceSum) {
   t::OnDevice on(r.device);
   const std::int64_t n = t::sanitizer_sized_count((1 << 22) + 7);
   t::RankArray in(r.device, static_cast<std::size_t>(n), 1), out(r.device, 2);
-  CUDA_OK(t::device_fill_uniform(in.data(), n, 77, -1.0f, 1.0f));
+  CUDA_OK(gpuprims::testkit::fill_uniform(in.data(), n, 77, -1.0f, 1.0f));
   ASSERT_STATUS(Status::success, gpuprims::reduce::sum(in.data(), n, out.data() + 1));
   ASSERT_STATUS(Status::success, dist::sum(r.comm, in.data(), n, out.data(), r.stream));
   CUDA_OK(cudaDeviceSynchronize());

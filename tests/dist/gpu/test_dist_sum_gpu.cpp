@@ -18,6 +18,7 @@
 #include "support/device_helpers.hpp"
 #include "support/gpu.hpp"
 #include "support/random.hpp"
+#include "testkit/random.hpp"
 
 namespace {
 
@@ -46,7 +47,7 @@ Shards make_shards(const std::vector<t::Rank>& ranks, const std::vector<std::int
     s.in.push_back(std::make_unique<t::RankArray>(ranks[r].device, static_cast<std::size_t>(n), static_cast<int>(r % 4)));
     s.out.push_back(std::make_unique<t::RankArray>(ranks[r].device, 1));
     t::OnDevice on(ranks[r].device);
-    EXPECT_EQ(cudaSuccess, t::device_fill_uniform(s.in.back()->data(), n, seed + r, -1.0f, 1.0f));
+    EXPECT_EQ(cudaSuccess, gpuprims::testkit::fill_uniform(s.in.back()->data(), n, seed + r, -1.0f, 1.0f));
     EXPECT_EQ(cudaSuccess, cudaDeviceSynchronize());
   }
   return s;

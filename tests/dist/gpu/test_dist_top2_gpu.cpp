@@ -77,7 +77,7 @@ TEST(DistTop2, IntegerDataWithTiesAcrossRanks) {
   const int nranks = static_cast<int>(t::all_ranks().size());
   t::DistGemmCase c;
   c.m = 41, c.n = 29, c.k = 13;
-  c.dist = t::Dist::integers_small;  // exact products, many ties, also across ranks
+  c.dist = gpuprims::testkit::Dist::integers_small;  // exact products, many ties, also across ranks
   for (bool broadcast : {false, true})
     for (bool store : {true, false}) {
       c.broadcast = broadcast, c.root = nranks - 1, c.store_c = store;
@@ -118,7 +118,7 @@ TEST(DistTop2, ThreadPerRankAndExplicitWorkspace) {
   GPUPRIMS_REQUIRE_CLIQUE();
   t::DistGemmCase c;
   c.m = 90, c.n = 45, c.k = 33;
-  c.dist = t::Dist::integers_small;
+  c.dist = gpuprims::testkit::Dist::integers_small;
   c.broadcast = true, c.root = static_cast<int>(t::all_ranks().size()) - 1;
   run_case(c, Driver::thread_per_rank);
   run_case(c, Driver::explicit_workspace);
