@@ -103,9 +103,9 @@ fi
 # which would be reported as ours; dist allocates only through the core's pool, whose leak checking
 # the sanitize stage does on the core's tests. memcheck sets $mc_rc, $mc_found ("none" without a
 # summary) and $mc_ran.
-memcheck() {  # log, timeout, gtest filter
+memcheck() {  # log, timeout, gtest filter, [extra compute-sanitizer options]
   (cd "$build/tests" && GPUPRIMS_SANITIZER=1 timeout -k 20 "$2" compute-sanitizer --tool memcheck \
-     --error-exitcode 99 "$dist_bin" --gtest_filter="$3") </dev/null >"$1" 2>&1
+     --error-exitcode 99 ${4:-} "$dist_bin" --gtest_filter="$3") </dev/null >"$1" 2>&1
   mc_rc=$?
   mc_found=$(grep -Eo 'ERROR SUMMARY: [0-9]+ error' "$1" | grep -Eo '[0-9]+' | awk '{ s += $1 } END { print NR ? s : "none" }')
   mc_ran=$(sed -nE 's/^\[==========\] ([0-9]+) tests? from .* ran\..*/\1/p' "$1" | tail -1)
@@ -126,7 +126,12 @@ if [ -x "$dist_bin" ]; then
       record dist-memcheck PART "$no_nccl; no time left in DIST_BUDGET (${dist_budget}s) for the NCCL run"
     else
       t1=$(stamp)
-      memcheck "$logs/dist-memcheck.log" "$limit" '*'
+      # API errors are not reported in this run: NCCL itself makes calls that fail by design and
+      # clears them (cudaFuncGetAttributes on kernels not built for this GPU, peer access already
+      # enabled): 110 such reports came from inside libnccl on 2 x H200, none from our code. Our own
+      # CUDA calls are checked by the code and the tests' status assertions, and the NCCL-free run
+      # above keeps API-error reporting on. Memory access errors are still reported here.
+      memcheck "$logs/dist-memcheck.log" "$limit" '*' '--report-api-errors no'
       if [ $mc_rc -eq 0 ] && [ "$mc_found" = 0 ]; then
         record dist-memcheck PASS "$(( $(stamp) - t0 ))s; all ${mc_ran:-?} dist tests (NCCL across $dist_gpus GPU(s) included): 0 findings"
       elif mc_finding; then

@@ -38,8 +38,9 @@ struct BroadcastPlan {
 BroadcastPlan plan_broadcast(std::int64_t m, std::int64_t n, std::int64_t k, float alpha, int nranks,
                              const BSource& source);
 
-// Floats in block `block`'s broadcast: from row bounds[block], column 0, to the last column n - 1
-// of row bounds[block + 1] - 1, padding between rows included (one contiguous range).
+// Floats in block `block`'s broadcast, one contiguous range from row bounds[block], column 0: every
+// row with the padding after it, except that the last block ends at column n - 1 of row k - 1. The
+// blocks together are exactly the whole broadcast's (k - 1) * ldb + n floats.
 std::size_t block_floats(const BroadcastPlan& plan, int block, std::int64_t n, std::int64_t ldb);
 
 }  // namespace gpuprims::dist::detail

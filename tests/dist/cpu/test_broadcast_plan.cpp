@@ -68,8 +68,12 @@ TEST(DistBroadcastPlan, BlockSizesIncludeThePaddingBetweenRows) {
   dd::BroadcastPlan p;
   p.broadcast = true;
   p.bounds = {0, 64, 200};
-  EXPECT_EQ(dd::block_floats(p, 0, 10, 16), static_cast<std::size_t>(63 * 16 + 10));
+  // Block 0 ends with the padding of its last row (row 63), so block 1 starts at row 64, column 0,
+  // and the two together are the whole broadcast: (200 - 1) * 16 + 10 floats, padding included
+  // (a rank's B then equals the root's between rows too).
+  EXPECT_EQ(dd::block_floats(p, 0, 10, 16), static_cast<std::size_t>(64 * 16));
   EXPECT_EQ(dd::block_floats(p, 1, 10, 16), static_cast<std::size_t>(135 * 16 + 10));
+  EXPECT_EQ(dd::block_floats(p, 0, 10, 16) + dd::block_floats(p, 1, 10, 16), static_cast<std::size_t>(199 * 16 + 10));
   // Past 2^31 floats in one block.
   p.bounds = {0, std::int64_t{1} << 20};
   EXPECT_EQ(dd::block_floats(p, 0, 4096, 4096), static_cast<std::size_t>(std::int64_t{1} << 32));
