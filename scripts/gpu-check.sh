@@ -87,12 +87,11 @@ nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.max.sm --format=c
 
 if has build; then
   t0=$(stamp)
-  prefix_path=""
-  [ -d "$root/.deps/rapidcheck" ] && prefix_path="-DCMAKE_PREFIX_PATH=$root/.deps/rapidcheck"
-  generator=""
-  command -v ninja >/dev/null && generator="-GNinja"
-  if cmake -S . -B "$build" $generator -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
-      -DGPUPRIMS_PTXAS_VERBOSE=ON $prefix_path >"$logs/configure.log" 2>&1 &&
+  # The gpu-check preset (CMakePresets.json): Release, sm_90, GPUPRIMS_PTXAS_VERBOSE, RapidCheck from
+  # .deps/rapidcheck when scripts/gpu-deps.sh put it there. Ninja when installed.
+  generator=()
+  command -v ninja >/dev/null && generator=(-G Ninja)
+  if cmake --preset gpu-check -B "$build" "${generator[@]}" >"$logs/configure.log" 2>&1 &&
      cmake --build "$build" -j "$jobs" >"$logs/build.log" 2>&1; then
     # ptxas: one line per kernel of ours with registers, stack frame and spills.
     awk '/Compiling entry function/ { match($0, /_Z[A-Za-z0-9_]+/); fn=substr($0, RSTART, RLENGTH) }
