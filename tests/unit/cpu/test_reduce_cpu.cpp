@@ -52,7 +52,7 @@ TEST(ReduceCpu, WorkspaceIsZeroForOnePass) {
     EXPECT_EQ(2 * sizeof(float) + 12, gpuprims::reduce::workspace_bytes(one_block + 1, a));
   }
   // The defaults: the shuffle rung; a block of pass 1 covers kThreads * kUnroll * 4 items at least.
-  EXPECT_EQ(0u, gpuprims::reduce::workspace_bytes(256 * 16));
+  EXPECT_EQ(0u, gpuprims::reduce::workspace_bytes(std::int64_t{256} * 16));
   EXPECT_EQ(20u, gpuprims::reduce::workspace_bytes(256 * 16 + 1));
   EXPECT_EQ(0u, gpuprims::reduce::workspace_bytes(256, Algorithm::baseline));
   EXPECT_EQ(20u, gpuprims::reduce::workspace_bytes(257, Algorithm::baseline));
@@ -166,7 +166,7 @@ TEST(ReducePlanCpu, SmallInputsTakeOneBlockAndOnePass) {
 TEST(ReducePlanCpu, LargeInputsFillTheGpuOnce) {
   const std::int64_t n = std::int64_t{1} << 28;
   for (Algorithm a : kAllAlgorithms) {
-    const rd::ReducePlan p = rd::make_plan(n, a, 132 * 5);
+    const rd::ReducePlan p = rd::make_plan(n, a, std::int64_t{132} * 5);
     EXPECT_EQ(132 * 5, p.blocks);
     EXPECT_EQ(2, p.passes);
     EXPECT_EQ(static_cast<std::size_t>(p.blocks) * sizeof(float) + 12, p.workspace_bytes);
