@@ -97,12 +97,12 @@ fi
 nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.max.sm --format=csv | tee "$logs/gpu.txt"
 
 # One configuration for every stage that builds (build, dist), so they share build-gpu's objects.
+# The gpu-check preset (CMakePresets.json): Release, sm_90, GPUPRIMS_PTXAS_VERBOSE, RapidCheck from
+# .deps/rapidcheck when scripts/gpu-deps.sh put it there. Ninja when installed.
 configure() {
-  local prefix_path="" generator=""
-  [ -d "$root/.deps/rapidcheck" ] && prefix_path="-DCMAKE_PREFIX_PATH=$root/.deps/rapidcheck"
-  command -v ninja >/dev/null && generator="-GNinja"
-  cmake -S . -B "$build" $generator -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
-    -DGPUPRIMS_PTXAS_VERBOSE=ON $prefix_path >"$logs/configure.log" 2>&1
+  local generator=()
+  command -v ninja >/dev/null && generator=(-G Ninja)
+  cmake --preset gpu-check -B "$build" "${generator[@]}" >"$logs/configure.log" 2>&1
 }
 
 if has build; then

@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # The test command: installs what this machine lacks (Debian/Ubuntu: RapidCheck, GoogleTest,
-# matplotlib for the report test), configures, builds everything and runs the whole ctest suite.
-# Without a GPU, GPU tests are reported as skipped with the reason; with one, they run (and a GPU
-# test that skips fails the run).
+# matplotlib for the report test), configures with the ci preset of CMakePresets.json (Release, sm_80
+# and sm_90, warnings are errors: GPUPRIMS_WERROR=ON), builds everything and runs the whole ctest
+# suite. Without a GPU, GPU tests are reported as skipped with the reason; with one, they run (and a
+# GPU test that skips fails the run).
 #
 #   scripts/test.sh [--build-dir DIR] [-- extra cmake arguments]
-# Environment: CUDA_ARCHS (CMAKE_CUDA_ARCHITECTURES; default: the project's 80;90), JOBS.
+#     --build-dir   [build-test, the ci preset's]
+#     -- ARGS       passed to the configure step after the preset's, e.g. -- -DGPUPRIMS_WERROR=OFF
+#                   with a compiler that warns about things this one does not
+# Environment: CUDA_ARCHS (CMAKE_CUDA_ARCHITECTURES; default: the ci preset's 80;90), JOBS.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=build-test
@@ -39,6 +43,6 @@ command -v nvcc >/dev/null 2>&1 || export PATH="$PATH:/usr/local/cuda/bin"
 arch=()
 [ -n "${CUDA_ARCHS:-}" ] && arch=(-DCMAKE_CUDA_ARCHITECTURES="$CUDA_ARCHS")
 jobs=${JOBS:-$(nproc)}
-cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DGPUPRIMS_PYTHON=/usr/bin/python3 "${arch[@]}" "${extra[@]}"
+cmake --preset ci -B "$build" "${arch[@]}" "${extra[@]}"
 cmake --build "$build" -j "$jobs"
 ctest --test-dir "$build" --output-on-failure -j "$jobs"

@@ -28,7 +28,7 @@ struct ReduceTuning {
   static constexpr int kVecWidth = 4;
   static constexpr int kUnroll = 4;
   // Rungs 4-6 size pass 1 so that every thread has at least one full unrolled iteration of loads.
-  static constexpr std::int64_t kItemsPerThreadIteration = kVecWidth * kUnroll;
+  static constexpr std::int64_t kItemsPerThreadIteration = std::int64_t{kVecWidth} * kUnroll;
 };
 static_assert((ReduceTuning::kThreads & (ReduceTuning::kThreads - 1)) == 0, "power-of-two block");
 static_assert((1 << ReduceTuning::kLog2Threads) == ReduceTuning::kThreads, "log2 matches");

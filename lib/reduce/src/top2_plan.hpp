@@ -16,7 +16,7 @@ struct Top2Tuning {
 inline std::int64_t top2_blocks(std::int64_t rows, std::int64_t cols, int sm_count) {
   const std::int64_t items = rows * cols;
   if (items <= 0) return 0;
-  std::int64_t blocks = ceil_div<std::int64_t>(items, Top2Tuning::kThreads * Top2Tuning::kItemsPerThread);
+  std::int64_t blocks = ceil_div<std::int64_t>(items, std::int64_t{Top2Tuning::kThreads} * Top2Tuning::kItemsPerThread);
   const std::int64_t resident = sm_count > 0 ? std::int64_t{sm_count} * 8 : Top2Tuning::kMaxBlocks;
   blocks = min_of(blocks, min_of(resident, Top2Tuning::kMaxBlocks));
   return max_of<std::int64_t>(blocks, 1);

@@ -277,6 +277,7 @@ TEST(ReducePlanProp, ModelDoesNotDependOnTheWorkspaceAddress) {
     const float s0 = model_sum(x, aligned_addr(off), a, resident, aligned_addr(0));
     for (int ws_off = 1; ws_off < 4; ++ws_off) {
       const float s = model_sum(x, aligned_addr(off), a, resident, aligned_addr(ws_off));
+      // NOLINTNEXTLINE(bugprone-suspicious-memory-comparison): the same bits is the point
       RC_ASSERT(std::memcmp(&s, &s0, sizeof s) == 0);
     }
   }));

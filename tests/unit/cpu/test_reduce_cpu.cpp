@@ -187,7 +187,7 @@ TEST(ReducePlanCpu, SmallInputsTakeOneBlockAndOnePass) {
 TEST(ReducePlanCpu, LargeInputsFillTheGpuOnce) {
   const std::int64_t n = std::int64_t{1} << 28;
   for (Algorithm a : kAllAlgorithms) {
-    const rd::ReducePlan p = rd::make_plan(n, a, 132 * 5);
+    const rd::ReducePlan p = rd::make_plan(n, a, std::int64_t{132} * 5);
     EXPECT_EQ(132 * 5, p.blocks);
     EXPECT_EQ(2, p.passes);
     EXPECT_EQ(static_cast<std::size_t>(p.blocks) * sizeof(float) + 12, p.workspace_bytes);

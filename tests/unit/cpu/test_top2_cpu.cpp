@@ -80,6 +80,7 @@ TEST(Top2Layout, NoPaddingAndEveryByteWritten) {
     EXPECT_EQ(t.second.reserved, 0u);
     // Equal members, equal bytes: the aggregate spelling {value, row, col} still works.
     const gpuprims::Top2 same{{t.first.value, t.first.row, t.first.col}, {t.second.value, t.second.row, t.second.col}};
+    // NOLINTNEXTLINE(bugprone-suspicious-memory-comparison): every byte, `reserved` included, is the point
     EXPECT_EQ(0, std::memcmp(&t, &same, sizeof t));
   }
   EXPECT_EQ(d::to_top2(p, 4).first.row, 2);
