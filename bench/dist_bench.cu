@@ -22,10 +22,10 @@
 #include <string>
 #include <vector>
 
-#include "testkit/random.hpp"
 #include "dist/src/combine.hpp"
 #include "dist_timer.hpp"
 #include "harness.hpp"
+#include "testkit/random.hpp"
 
 namespace {
 
@@ -122,11 +122,14 @@ void bench_sgemm(Ctx& c, std::int64_t s, int reps) {
   TimingOptions opt;
   opt.warmup = 1;
   opt.reps = reps;
-  const Timing one = c.timer->time(1, [&] {
+  const Timing one = c.timer->time(
+      1,
+      [&] {
     ok(gpuprims::gemm::sgemm(m, n, k, 1.0f, A, k, B, n, 0.0f, C, n, gpuprims::gemm::Algorithm::tuned,
                              c.timer->stream(0)),
        "gemm::sgemm");
-  }, opt);
+      },
+      opt);
   progress("sgemm " + std::to_string(s) + "^3 one GPU", one.median_ms);
 
   // All GPUs: rows split evenly; rank 0's A rows are the first rows of A in place, the others copies.
@@ -135,7 +138,8 @@ void bench_sgemm(Ctx& c, std::int64_t s, int reps) {
   for (int r = 0; r < G; ++r) {
     const auto& rr = split[static_cast<std::size_t>(r)];
     a_local.push_back(r == 0 ? A : rows_to(c.devices[static_cast<std::size_t>(r)], A, rr.begin, rr.count, k));
-    b_local.push_back(r == 0 ? B : alloc_on<float>(c.devices[static_cast<std::size_t>(r)], static_cast<std::size_t>(k * n)));
+    b_local.push_back(
+        r == 0 ? B : alloc_on<float>(c.devices[static_cast<std::size_t>(r)], static_cast<std::size_t>(k * n)));
     c_local.push_back(alloc_on<float>(c.devices[static_cast<std::size_t>(r)],
                                       static_cast<std::size_t>(std::max<std::int64_t>(rr.count * n, 1))));
   }
@@ -151,7 +155,8 @@ void bench_sgemm(Ctx& c, std::int64_t s, int reps) {
     call.args.C_local = c_local[static_cast<std::size_t>(r)], call.args.ldc = n;
     call.args.b_source = dist::BSource::broadcast_from(0);
   }
-  const Timing multi = c.timer->time(G, [&] { ok(dist::sgemm(calls.data(), G), "dist::sgemm"); }, opt);
+  const Timing multi = c.timer->time(
+      G, [&] { ok(dist::sgemm(calls.data(), G), "dist::sgemm"); }, opt);
   progress("sgemm " + std::to_string(s) + "^3 on " + std::to_string(G) + " GPUs", multi.median_ms);
 
   // Check: a few entries of every rank's rows, and the same entries of the one-GPU C.
@@ -162,7 +167,8 @@ void bench_sgemm(Ctx& c, std::int64_t s, int reps) {
     for (std::int64_t li : {std::int64_t{0}, rr.count / 2, rr.count - 1}) {
       if (li < 0 || rr.count == 0) continue;
       for (std::int64_t j : {std::int64_t{0}, n / 3, n - 1}) {
-        const float got = read_at(c.devices[static_cast<std::size_t>(r)], c_local[static_cast<std::size_t>(r)] + li * n + j);
+        const float got =
+            read_at(c.devices[static_cast<std::size_t>(r)], c_local[static_cast<std::size_t>(r)] + li * n + j);
         const float single = read_at(0, C + (rr.begin + li) * n + j);
         good = sampled_ok(A, B, n, k, rr.begin + li, j, got, &worst) && good;
         good = sampled_ok(A, B, n, k, rr.begin + li, j, single, &worst) && good;
@@ -210,11 +216,14 @@ void bench_top2(Ctx& c, std::int64_t m, std::int64_t n, std::int64_t k) {
   BENCH_CUDA(gpuprims::testkit::fill_uniform(B, k * n, 203));
   BENCH_CUDA(cudaDeviceSynchronize());
   TimingOptions opt;
-  const Timing one = c.timer->time(1, [&] {
+  const Timing one = c.timer->time(
+      1,
+      [&] {
     ok(gpuprims::gemm::sgemm_top2_argmin(m, n, k, 1.0f, A, k, B, n, 0.0f, nullptr, n, top2,
                                          gpuprims::gemm::Algorithm::tuned, c.timer->stream(0)),
        "gemm::sgemm_top2_argmin");
-  }, opt);
+      },
+      opt);
   progress("top2 one GPU", one.median_ms);
   const gpuprims::Top2 want = read_top2(0, top2);
 
@@ -244,20 +253,22 @@ void bench_top2(Ctx& c, std::int64_t m, std::int64_t n, std::int64_t k) {
       call.args.b_source = broadcast ? dist::BSource::broadcast_from(0) : dist::BSource::replicated();
       call.d_top2 = t_local[static_cast<std::size_t>(r)];
     }
-    const Timing multi =
-        c.timer->time(G, [&] { ok(dist::sgemm_top2_argmin(calls.data(), G), "dist::sgemm_top2_argmin"); }, opt);
+    const Timing multi = c.timer->time(
+        G, [&] { ok(dist::sgemm_top2_argmin(calls.data(), G), "dist::sgemm_top2_argmin"); }, opt);
     progress(std::string("top2 on ") + std::to_string(G) + " GPUs, B " + (broadcast ? "broadcast" : "replicated"),
              multi.median_ms);
     bool same_on_every_rank = true, equal_to_one_gpu = true;
     const gpuprims::Top2 first = read_top2(c.devices[0], t_local[0]);
     for (int r = 0; r < G; ++r) {
-      const gpuprims::Top2 got = read_top2(c.devices[static_cast<std::size_t>(r)], t_local[static_cast<std::size_t>(r)]);
+      const gpuprims::Top2 got =
+          read_top2(c.devices[static_cast<std::size_t>(r)], t_local[static_cast<std::size_t>(r)]);
       same_on_every_rank = same_on_every_rank && std::memcmp(&got, &first, sizeof got) == 0;
       equal_to_one_gpu = equal_to_one_gpu && std::memcmp(&got, &want, sizeof got) == 0;
     }
     if (!same_on_every_rank) std::fprintf(stderr, "[bench] WARNING: top-2 differs between ranks\n");
     if (!equal_to_one_gpu)
-      std::fprintf(stderr, "[bench] note: top-2 differs from the one-GPU call (a different plan for the local rows?)\n");
+      std::fprintf(stderr,
+                   "[bench] note: top-2 differs from the one-GPU call (a different plan for the local rows?)\n");
     JsonRecord extra = {{"c_stored", false},
                         {"b_source", std::string(broadcast ? "broadcast" : "replicated")},
                         {"speedup", one.median_ms / multi.median_ms},
@@ -291,10 +302,13 @@ void bench_sum(Ctx& c, std::int64_t per_gpu) {
   const std::size_t ws_bytes = gpuprims::reduce::workspace_bytes(total);
   void* ws = alloc_on<unsigned char>(0, std::max<std::size_t>(ws_bytes, 1));
   TimingOptions opt;
-  const Timing one = c.timer->time(1, [&] {
+  const Timing one = c.timer->time(
+      1,
+      [&] {
     ok(gpuprims::reduce::sum(x, total, out, ws, ws_bytes, gpuprims::reduce::Algorithm::shuffle, c.timer->stream(0)),
        "reduce::sum");
-  }, opt);
+      },
+      opt);
   progress("sum one GPU", one.median_ms);
   const float single = read_at(0, out);
 
@@ -316,7 +330,8 @@ void bench_sum(Ctx& c, std::int64_t per_gpu) {
     call.workspace_bytes = bytes;
     call.stream = c.timer->stream(r);
   }
-  const Timing multi = c.timer->time(G, [&] { ok(dist::sum(calls.data(), G), "dist::sum"); }, opt);
+  const Timing multi = c.timer->time(
+      G, [&] { ok(dist::sum(calls.data(), G), "dist::sum"); }, opt);
   progress("sum on " + std::to_string(G) + " GPUs", multi.median_ms);
 
   // Check: every rank holds the per-shard sums added in rank order, bit for bit.

@@ -33,7 +33,8 @@ __global__ void gate_kernel(volatile int* gate) {
 MultiTimer::MultiTimer(const std::vector<int>& devices, int l2_bytes) {
   flush_bytes_ = static_cast<std::size_t>(std::max(l2_bytes, 1 << 20)) * 2;
   int* gate = nullptr;
-  BENCH_CUDA(cudaHostAlloc(reinterpret_cast<void**>(&gate), 2 * sizeof(int), cudaHostAllocMapped | cudaHostAllocPortable));
+  BENCH_CUDA(
+      cudaHostAlloc(reinterpret_cast<void**>(&gate), 2 * sizeof(int), cudaHostAllocMapped | cudaHostAllocPortable));
   gate[0] = gate[1] = 0;
   gate_ = gate;
   for (int device : devices) {

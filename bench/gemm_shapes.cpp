@@ -46,23 +46,38 @@ std::vector<GemmShape> heldout_suite() {
   std::vector<GemmShape> s = random_shapes(kHeldOutSeed, 64, kRandomMaxFlops, kRandomMaxBytes);
   const GemmShape classes[] = {
       // A small output with a long k: too few tiles to fill the GPU.
-      {64, 64, 65536, "tiny_output_long_k"}, {32, 32, 131072, "tiny_output_long_k"},
-      {48, 80, 30000, "tiny_output_long_k"}, {100, 100, 50000, "tiny_output_long_k"},
-      {16, 200, 40000, "tiny_output_long_k"}, {160, 96, 20000, "tiny_output_long_k"},
+      {64, 64, 65536, "tiny_output_long_k"},
+      {32, 32, 131072, "tiny_output_long_k"},
+      {48, 80, 30000, "tiny_output_long_k"},
+      {100, 100, 50000, "tiny_output_long_k"},
+      {16, 200, 40000, "tiny_output_long_k"},
+      {160, 96, 20000, "tiny_output_long_k"},
       // m or n at most 16: vector-like, bound by reading the large operand.
-      {1, 4096, 4096, "narrow"}, {4096, 1, 4096, "narrow"}, {8, 8192, 2048, "narrow"},
-      {16, 10000, 3000, "narrow"}, {3000, 5, 7000, "narrow"}, {12000, 16, 1000, "narrow"},
-      {2, 50000, 500, "narrow"}, {7, 3, 100000, "narrow"},
+      {1, 4096, 4096, "narrow"},
+      {4096, 1, 4096, "narrow"},
+      {8, 8192, 2048, "narrow"},
+      {16, 10000, 3000, "narrow"},
+      {3000, 5, 7000, "narrow"},
+      {12000, 16, 1000, "narrow"},
+      {2, 50000, 500, "narrow"},
+      {7, 3, 100000, "narrow"},
       // One side 64 to 128: tall-skinny and short-wide outputs.
-      {100, 8192, 4096, "one_side_64_128"}, {8192, 96, 4096, "one_side_64_128"},
-      {64, 16384, 1024, "one_side_64_128"}, {128, 3000, 3000, "one_side_64_128"},
-      {4000, 72, 5000, "one_side_64_128"}, {80, 6000, 6000, "one_side_64_128"},
+      {100, 8192, 4096, "one_side_64_128"},
+      {8192, 96, 4096, "one_side_64_128"},
+      {64, 16384, 1024, "one_side_64_128"},
+      {128, 3000, 3000, "one_side_64_128"},
+      {4000, 72, 5000, "one_side_64_128"},
+      {80, 6000, 6000, "one_side_64_128"},
       {120, 20000, 700, "one_side_64_128"},
       // Squares between the powers of two.
-      {700, 700, 700, "squares_between"}, {1200, 1200, 1200, "squares_between"},
-      {1500, 1500, 1500, "squares_between"}, {1800, 1800, 1800, "squares_between"},
-      {2500, 2500, 2500, "squares_between"}, {3000, 3000, 3000, "squares_between"},
-      {3500, 3500, 3500, "squares_between"}, {5000, 5000, 5000, "squares_between"},
+      {700, 700, 700, "squares_between"},
+      {1200, 1200, 1200, "squares_between"},
+      {1500, 1500, 1500, "squares_between"},
+      {1800, 1800, 1800, "squares_between"},
+      {2500, 2500, 2500, "squares_between"},
+      {3000, 3000, 3000, "squares_between"},
+      {3500, 3500, 3500, "squares_between"},
+      {5000, 5000, 5000, "squares_between"},
   };
   s.insert(s.end(), std::begin(classes), std::end(classes));
   return s;
@@ -71,16 +86,16 @@ std::vector<GemmShape> heldout_suite() {
 std::vector<GemmShape> tuning_shapes() {
   std::vector<GemmShape> s;
   const GemmShape structured[] = {
-      {256, 256, 256, "square"},     {512, 512, 512, "square"},      {1024, 1024, 1024, "square"},
-      {2048, 2048, 2048, "square"},  {4096, 4096, 4096, "square"},   {8192, 8192, 8192, "square"},
-      {8192, 8192, 16, "short_k"},   {16384, 16384, 64, "short_k"},  {4096, 4096, 256, "short_k"},
-      {64, 64, 32768, "long_k"},     {128, 256, 16384, "long_k"},    {32, 128, 65536, "long_k"},
-      {256, 256, 8192, "long_k"},    {512, 1024, 8192, "long_k"},    {1024, 1024, 16384, "long_k"},
-      {1, 16384, 4096, "few_rows"},  {4, 4096, 16384, "few_rows"},   {8, 2048, 8192, "few_rows"},
-      {16, 8192, 2048, "few_rows"},  {32, 4096, 4096, "few_rows"},   {3, 500, 20000, "few_rows"},
-      {8192, 1, 8192, "few_cols"},   {16384, 4, 2048, "few_cols"},   {2048, 8, 16384, "few_cols"},
-      {4096, 16, 4096, "few_cols"},  {4096, 32, 4096, "few_cols"},   {500, 3, 20000, "few_cols"},
-      {64, 8192, 8192, "one_side"},  {8192, 128, 8192, "one_side"},  {192, 2048, 2048, "one_side"},
+      {256, 256, 256, "square"},    {512, 512, 512, "square"},     {1024, 1024, 1024, "square"},
+      {2048, 2048, 2048, "square"}, {4096, 4096, 4096, "square"},  {8192, 8192, 8192, "square"},
+      {8192, 8192, 16, "short_k"},  {16384, 16384, 64, "short_k"}, {4096, 4096, 256, "short_k"},
+      {64, 64, 32768, "long_k"},    {128, 256, 16384, "long_k"},   {32, 128, 65536, "long_k"},
+      {256, 256, 8192, "long_k"},   {512, 1024, 8192, "long_k"},   {1024, 1024, 16384, "long_k"},
+      {1, 16384, 4096, "few_rows"}, {4, 4096, 16384, "few_rows"},  {8, 2048, 8192, "few_rows"},
+      {16, 8192, 2048, "few_rows"}, {32, 4096, 4096, "few_rows"},  {3, 500, 20000, "few_rows"},
+      {8192, 1, 8192, "few_cols"},  {16384, 4, 2048, "few_cols"},  {2048, 8, 16384, "few_cols"},
+      {4096, 16, 4096, "few_cols"}, {4096, 32, 4096, "few_cols"},  {500, 3, 20000, "few_cols"},
+      {64, 8192, 8192, "one_side"}, {8192, 128, 8192, "one_side"}, {192, 2048, 2048, "one_side"},
   };
   s.insert(s.end(), std::begin(structured), std::end(structured));
   const std::vector<GemmShape> random = random_shapes(kTuningSeed, 48, kRandomMaxFlops, kRandomMaxBytes);
@@ -88,7 +103,11 @@ std::vector<GemmShape> tuning_shapes() {
   // Never a held-out shape.
   std::set<Key> heldout;
   for (const GemmShape& h : heldout_suite()) heldout.insert(Key{h.m, h.n, h.k});
-  s.erase(std::remove_if(s.begin(), s.end(), [&](const GemmShape& t) { return heldout.count(Key{t.m, t.n, t.k}) > 0; }),
+  s.erase(std::remove_if(
+              s.begin(), s.end(),
+              [&](const GemmShape& t) {
+    return heldout.count(Key{t.m, t.n, t.k}) > 0;
+              }),
           s.end());
   return s;
 }

@@ -78,7 +78,8 @@ double measure_copy_gbs(Timer& timer, std::size_t bytes) {
   BENCH_CUDA(cudaMalloc(&a, bytes));
   BENCH_CUDA(cudaMalloc(&b, bytes));
   BENCH_CUDA(cudaMemset(a, 0x3c, bytes));
-  const Timing t = timer.time([&] { BENCH_CUDA(cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, timer.stream())); });
+  const Timing t =
+      timer.time([&] { BENCH_CUDA(cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, timer.stream())); });
   cudaFree(a);
   cudaFree(b);
   return 2.0 * static_cast<double>(bytes) / (t.median_ms * 1e-3) / 1e9;

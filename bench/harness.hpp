@@ -55,7 +55,7 @@ struct Timing {
 
 struct TimingOptions {
   int warmup = 3;
-  int reps = 25;          // >= 20
+  int reps = 25;  // >= 20
   bool flush_l2 = true;
 };
 

@@ -81,8 +81,8 @@ int main(int argc, char** argv) {
   const std::int64_t max_n = sizes.back();
 
   // The memory ceiling: a copy far larger than L2 (1 GiB at least, also in --quick runs).
-  const double copy_gbs = bench::measure_copy_gbs(
-      timer, std::max(static_cast<std::size_t>(max_n) * sizeof(float), std::size_t{1} << 30));
+  const double copy_gbs =
+      bench::measure_copy_gbs(timer, std::max(static_cast<std::size_t>(max_n) * sizeof(float), std::size_t{1} << 30));
   report.set("copy_gbs", copy_gbs);
   report.set("threads_per_block", std::int64_t{rd::ReduceTuning::kThreads});
   report.set("max_partials", std::int64_t{rd::ReduceTuning::kMaxPartials});
@@ -98,7 +98,8 @@ int main(int argc, char** argv) {
   // Our workspace, once: the most any (n, variant) needs.
   std::size_t ws_bytes = 0;
   for (std::int64_t n : sizes)
-    for (Algorithm a : gpuprims::reduce::kAllAlgorithms) ws_bytes = std::max(ws_bytes, gpuprims::reduce::workspace_bytes(n, a));
+    for (Algorithm a : gpuprims::reduce::kAllAlgorithms)
+      ws_bytes = std::max(ws_bytes, gpuprims::reduce::workspace_bytes(n, a));
   const auto ws = bench::device_buffer<unsigned char>(ws_bytes, "workspace");  // none when ws_bytes == 0
   void* const d_ws = ws.get();
 
@@ -115,9 +116,8 @@ int main(int argc, char** argv) {
     BENCH_CUDA(cub::DeviceReduce::Sum(d_temp, temp_bytes, d_in, d_out + 1, n_int, stream));
     BENCH_CUDA(cudaStreamSynchronize(stream));
     const float cub_sum = read_scalar(d_out + 1);
-    const bench::Timing tc = timer.time([&] {
-      BENCH_CUDA(cub::DeviceReduce::Sum(d_temp, temp_bytes, d_in, d_out + 1, n_int, stream));
-    }, opt);
+    const bench::Timing tc = timer.time(
+        [&] { BENCH_CUDA(cub::DeviceReduce::Sum(d_temp, temp_bytes, d_in, d_out + 1, n_int, stream)); }, opt);
     const double cub_gbs = bytes / (tc.median_ms * 1e-3) / 1e9;
     bench::progress("cub n=" + std::to_string(n), tc.median_ms, std::to_string(cub_gbs) + " GB/s");
     report.add({{"algorithm", std::string("cub")},
@@ -148,7 +148,8 @@ int main(int argc, char** argv) {
       const float ours = read_scalar(d_out);
       const double items = static_cast<double>(rd::bound_items_upper(n, a, gpu.sm_count));
       const double passes = rd::max_pass1_blocks(n, a) > 1 ? 2.0 : 1.0;
-      const double bound = 2.0 * 2.0 * (items + rd::ReduceTuning::kLog2Threads + passes + 2.0) * std::ldexp(1.0, -24) * abs_sum;
+      const double bound =
+          2.0 * 2.0 * (items + rd::ReduceTuning::kLog2Threads + passes + 2.0) * std::ldexp(1.0, -24) * abs_sum;
       const double diff = std::fabs(static_cast<double>(ours) - static_cast<double>(cub_sum));
       const bool mismatch = !(diff <= bound);
       if (mismatch)

@@ -65,11 +65,11 @@ std::vector<d::TimedPlan> sweep(const std::vector<GemmShape>& shapes, const d::D
     const auto ws_buf = device_buffer<unsigned char>(ws_bytes, "workspace");
     void* ws = ws_buf.get();
     d::for_each_candidate(s.m, s.n, s.k, device, [&](int path, const d::GemmPlan& plan) {
-      const d::SgemmArgs a{s.m, s.n, s.k, 1.0f, A, s.k, B, s.n, 0.0f, C, s.n, gpuprims::gemm::Algorithm::tuned,
+      const d::SgemmArgs a{s.m,     s.n,  s.k, 1.0f, A, s.k, B, s.n, 0.0f, C, s.n, gpuprims::gemm::Algorithm::tuned,
                            nullptr, false};
       const Timing t = timer.time(
           [&] {
-            if (d::sgemm_run(a, &plan, ws, ws_bytes, timer.stream()) != gpuprims::Status::success) std::exit(1);
+        if (d::sgemm_run(a, &plan, ws, ws_bytes, timer.stream()) != gpuprims::Status::success) std::exit(1);
           },
           opt);
       samples.push_back({s.m, s.n, s.k, true, path, plan, t.median_ms * 1e3});
@@ -80,8 +80,8 @@ std::vector<d::TimedPlan> sweep(const std::vector<GemmShape>& shapes, const d::D
 }
 
 // A stored sweep: its samples, device shape and copy bandwidth.
-bool load_sweep(const std::string& path, std::vector<d::TimedPlan>* samples, d::DeviceShape* device,
-                double* copy_gbs, std::string* gpu_name) {
+bool load_sweep(const std::string& path, std::vector<d::TimedPlan>* samples, d::DeviceShape* device, double* copy_gbs,
+                std::string* gpu_name) {
   FlatRecord header;
   std::vector<FlatRecord> records;
   if (!read_report(path, &header, &records) || !header.count("occupancy")) {
@@ -146,7 +146,8 @@ int main(int argc, char** argv) {
   constexpr int kFolds = 5;
   std::vector<std::tuple<std::int64_t, std::int64_t, std::int64_t>> keys;
   for (const d::TimedPlan& t : samples)
-    if (std::find(keys.begin(), keys.end(), std::make_tuple(t.m, t.n, t.k)) == keys.end()) keys.emplace_back(t.m, t.n, t.k);
+    if (std::find(keys.begin(), keys.end(), std::make_tuple(t.m, t.n, t.k)) == keys.end())
+      keys.emplace_back(t.m, t.n, t.k);
   double cv_log_sum = 0, cv_worst = 1;
   int cv_shapes = 0;
   for (int f = 0; f < kFolds; ++f) {
@@ -187,8 +188,13 @@ int main(int argc, char** argv) {
 
   Report report("sgemm_autotune", gpu, opt);
   for (const d::TimedPlan& t : samples)
-    report.add({{"m", t.m}, {"n", t.n}, {"k", t.k}, {"path", std::string(t.plan.path->name)},
-                {"splits", std::int64_t{t.plan.splits}}, {"k_split", t.plan.k_split}, {"time_ms", t.us * 1e-3},
+    report.add({{"m", t.m},
+                {"n", t.n},
+                {"k", t.k},
+                {"path", std::string(t.plan.path->name)},
+                {"splits", std::int64_t{t.plan.splits}},
+                {"k_split", t.plan.k_split},
+                {"time_ms", t.us * 1e-3},
                 {"predicted_ms", d::predict_us(t.path, t.plan, t.m, t.n, t.k, true, device, model) * 1e-3}});
   std::string occupancy;
   for (int i = 0; i < d::kNumTunedPaths; ++i) occupancy += (i ? "," : "") + std::to_string(device.occupancy[i]);

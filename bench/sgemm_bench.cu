@@ -27,7 +27,7 @@ using gpuprims::gemm::Algorithm;
 using tk::GemmShape;
 using tk::shape_name;
 
-const GemmShape kShapes[] = {{256, 256, 256},    {512, 512, 512},   {1024, 1024, 1024}, {2048, 2048, 2048},
+const GemmShape kShapes[] = {{256, 256, 256},    {512, 512, 512},    {1024, 1024, 1024}, {2048, 2048, 2048},
                              {4096, 4096, 4096}, {8192, 8192, 8192}, {4095, 4095, 4095}, {1000, 3000, 500},
                              {8192, 8192, 128},  {16384, 16384, 64}, {128, 8192, 8192},  {4096, 4096, 1024}};
 const GemmShape kQuickShapes[] = {{1024, 1024, 1024}, {4096, 4096, 4096}, {16384, 16384, 64}};
@@ -62,7 +62,6 @@ int run_single(int argc, char** argv) {
   std::printf("%s %s: %s\n", gpuprims::gemm::name(algo), shape_name({m, n, k}).c_str(), gpuprims::to_string(st));
   return st == gpuprims::Status::success ? 0 : 1;
 }
-
 
 // One shape's operands on the device: A and B random (never zeros: seeds per shape), C for our output
 // and R holding cuBLAS's product, freed when it goes out of scope.
@@ -115,8 +114,7 @@ void run_heldout(Timer& timer, cublasHandle_t cublas, const TimingOptions& opt, 
     return classes.back().second;
   };
   std::printf("\nheld-out suite (%zu shapes, seed %llu)\n%-20s %-20s %-30s %10s %10s %8s\n", shapes.size(),
-              static_cast<unsigned long long>(kHeldOutSeed), "shape", "class", "plan", "ms", "cuBLAS ms",
-              "x cuBLAS");
+              static_cast<unsigned long long>(kHeldOutSeed), "shape", "class", "plan", "ms", "cuBLAS ms", "x cuBLAS");
   for (const GemmShape& s : shapes) {
     const std::int64_t m = s.m, n = s.n, k = s.k;
     const double flops = 2.0 * m * n * k;
@@ -145,15 +143,31 @@ void run_heldout(Timer& timer, cublasHandle_t cublas, const TimingOptions& opt, 
     const std::string plan = tuned_plan(m, n, k, &predicted_ms);
     const double ratio = vendor.median_ms / t.median_ms;
     progress("heldout " + shape_name({m, n, k}) + " tuned", t.median_ms, plan);
-    std::printf("%-20s %-20s %-30s %10.4f %10.4f %8.3f%s\n", shape_name({m, n, k}).c_str(), s.cls.c_str(),
-                plan.c_str(), t.median_ms, vendor.median_ms, ratio, mismatch ? "  MISMATCH" : "");
-    report.add({{"suite", std::string("heldout")}, {"class", s.cls}, {"algorithm", std::string("cublas")},
-                {"impl", std::string("cublas")}, {"m", m}, {"n", n}, {"k", k}, {"time_ms", vendor.median_ms},
-                {"tflops", flops / (vendor.median_ms * 1e-3) / 1e12}, {"ratio_to_cublas", 1.0}});
-    JsonRecord rec{{"suite", std::string("heldout")}, {"class", s.cls}, {"algorithm", std::string("tuned")},
-                   {"impl", std::string("ours")}, {"m", m}, {"n", n}, {"k", k}, {"time_ms", t.median_ms},
-                   {"tflops", flops / (t.median_ms * 1e-3) / 1e12}, {"ratio_to_cublas", ratio},
-                   {"plan", plan}, {"predicted_ms", predicted_ms}, {"max_rel_diff_vs_cublas", rel}};
+    std::printf("%-20s %-20s %-30s %10.4f %10.4f %8.3f%s\n", shape_name({m, n, k}).c_str(), s.cls.c_str(), plan.c_str(),
+                t.median_ms, vendor.median_ms, ratio, mismatch ? "  MISMATCH" : "");
+    report.add({{"suite", std::string("heldout")},
+                {"class", s.cls},
+                {"algorithm", std::string("cublas")},
+                {"impl", std::string("cublas")},
+                {"m", m},
+                {"n", n},
+                {"k", k},
+                {"time_ms", vendor.median_ms},
+                {"tflops", flops / (vendor.median_ms * 1e-3) / 1e12},
+                {"ratio_to_cublas", 1.0}});
+    JsonRecord rec{{"suite", std::string("heldout")},
+                   {"class", s.cls},
+                   {"algorithm", std::string("tuned")},
+                   {"impl", std::string("ours")},
+                   {"m", m},
+                   {"n", n},
+                   {"k", k},
+                   {"time_ms", t.median_ms},
+                   {"tflops", flops / (t.median_ms * 1e-3) / 1e12},
+                   {"ratio_to_cublas", ratio},
+                   {"plan", plan},
+                   {"predicted_ms", predicted_ms},
+                   {"max_rel_diff_vs_cublas", rel}};
     if (mismatch) rec.emplace_back("mismatch", true);
     report.add(rec);
     for (const std::string& cls : {std::string("all"), s.cls}) {
@@ -206,17 +220,22 @@ int main(int argc, char** argv) {
         timer.time([&] { BENCH_CUBLAS(tk::sgemm_rowmajor(cublas.get(), m, n, k, 1.0f, A, k, B, n, 0.0f, C, n)); }, opt);
     const double vendor_tflops = flops / (vendor.median_ms * 1e-3) / 1e12;
     progress("sgemm " + shape_name(s) + " cublas", vendor.median_ms);
-    std::printf("%-20s %-20s %10.4f %10.2f %8.3f\n", shape_name(s).c_str(), "cublas", vendor.median_ms,
-                vendor_tflops, 1.0);
-    report.add({{"algorithm", std::string("cublas")}, {"impl", std::string("cublas")}, {"m", m}, {"n", n}, {"k", k},
-                {"time_ms", vendor.median_ms}, {"tflops", vendor_tflops}, {"ratio_to_cublas", 1.0}});
+    std::printf("%-20s %-20s %10.4f %10.2f %8.3f\n", shape_name(s).c_str(), "cublas", vendor.median_ms, vendor_tflops,
+                1.0);
+    report.add({{"algorithm", std::string("cublas")},
+                {"impl", std::string("cublas")},
+                {"m", m},
+                {"n", n},
+                {"k", k},
+                {"time_ms", vendor.median_ms},
+                {"tflops", vendor_tflops},
+                {"ratio_to_cublas", 1.0}});
 
     for (Algorithm algo : gpuprims::gemm::kAllAlgorithms) {
       const std::string name = gpuprims::gemm::name(algo);
       JsonRecord rec{{"algorithm", name}, {"impl", std::string("ours")}, {"m", m}, {"n", n}, {"k", k}};
       auto call = [&] {
-        const gpuprims::Status st =
-            gpuprims::gemm::sgemm(m, n, k, 1.0f, A, k, B, n, 0.0f, C, n, algo, timer.stream());
+        const gpuprims::Status st = gpuprims::gemm::sgemm(m, n, k, 1.0f, A, k, B, n, 0.0f, C, n, algo, timer.stream());
         if (st != gpuprims::Status::success) {
           std::fprintf(stderr, "[bench] %s failed: %s\n", name.c_str(), gpuprims::to_string(st));
           std::exit(1);
@@ -228,8 +247,9 @@ int main(int argc, char** argv) {
       BENCH_CUDA(cudaMemcpy(ours.data(), C, ours.size() * 4, cudaMemcpyDeviceToHost));
       const double rel = max_rel_diff(ours, ref);
       const bool mismatch = !(rel <= 1e-4);
-      if (mismatch) std::fprintf(stderr, "[bench] WARNING %s %s differs from cuBLAS: %g\n", name.c_str(),
-                                 shape_name(s).c_str(), rel);
+      if (mismatch)
+        std::fprintf(stderr, "[bench] WARNING %s %s differs from cuBLAS: %g\n", name.c_str(), shape_name(s).c_str(),
+                     rel);
       const bool headline = (m == 4096 && n == 4096 && k == 4096);
       if (once.median_ms > kSlowRunMs && !headline) {
         rec.emplace_back("skipped", "one run took " + std::to_string(static_cast<int>(once.median_ms)) +

@@ -67,9 +67,8 @@ int run_single(int argc, char** argv) {
   BENCH_CUDA(tk::fill_uniform(B.get(), k * n, 37 + n));
   const std::size_t bytes = gpuprims::gemm::top2_workspace_bytes(m, n, k);
   const auto ws = device_buffer<unsigned char>(bytes, "workspace");
-  const gpuprims::Status st = gpuprims::gemm::sgemm_top2_argmin(m, n, k, 1.0f, A.get(), k, B.get(), n, 0.0f,
-                                                                store ? C.get() : nullptr, n, top2.get(), ws.get(),
-                                                                bytes);
+  const gpuprims::Status st = gpuprims::gemm::sgemm_top2_argmin(
+      m, n, k, 1.0f, A.get(), k, B.get(), n, 0.0f, store ? C.get() : nullptr, n, top2.get(), ws.get(), bytes);
   BENCH_CUDA(cudaDeviceSynchronize());
   std::printf("sgemm_top2_argmin %lldx%lldx%lld%s: %s\n", static_cast<long long>(m), static_cast<long long>(n),
               static_cast<long long>(k), store ? "" : " (C not stored)", gpuprims::to_string(st));
@@ -118,8 +117,8 @@ int main(int argc, char** argv) {
     if (d::current_device_shape(&device) != gpuprims::Status::success) return 2;
     std::size_t fused_bytes = gpuprims::gemm::top2_workspace_bytes(m, n, k);
     for (const d::RungEntry* path : d::tuned_paths())  // --per-config forces each unsplit plan
-      fused_bytes = std::max(fused_bytes,
-                             d::call_workspace_bytes(d::make_plan(*path, k, 1), m, n, true, device->sm_count));
+      fused_bytes =
+          std::max(fused_bytes, d::call_workspace_bytes(d::make_plan(*path, k, 1), m, n, true, device->sm_count));
     const std::size_t twin_bytes = gpuprims::reduce::top2_argmin_workspace_bytes(m, n);
     const auto fused_ws_buf = device_buffer<unsigned char>(fused_bytes, "fused workspace"),
                twin_ws_buf = device_buffer<unsigned char>(twin_bytes, "twin workspace");
@@ -154,9 +153,10 @@ int main(int argc, char** argv) {
     std::int64_t cub_idx[2];
     BENCH_CUDA(cudaMemcpyAsync(cub_idx, min_idx, sizeof cub_idx, cudaMemcpyDeviceToHost, stream));
     BENCH_CUDA(cudaStreamSynchronize(stream));
-    const bool twin_agrees = f.first.row == u.first.row && f.first.col == u.first.col &&
-                             f.second.row == u.second.row && f.second.col == u.second.col;
-    const bool cub_agrees = cub_idx[0] == f.first.row * n + f.first.col && cub_idx[1] == f.second.row * n + f.second.col;
+    const bool twin_agrees = f.first.row == u.first.row && f.first.col == u.first.col && f.second.row == u.second.row &&
+                             f.second.col == u.second.col;
+    const bool cub_agrees =
+        cub_idx[0] == f.first.row * n + f.first.col && cub_idx[1] == f.second.row * n + f.second.col;
     if (!twin_agrees) std::fprintf(stderr, "[bench] WARNING fused and unfused top-2 disagree\n");
 
     struct Path {
@@ -164,23 +164,23 @@ int main(int argc, char** argv) {
       std::function<void()> run;
     };
     std::vector<Path> paths = {{"cublas+cub_argmin_x2", cublas_cub},
-                          {"ours_sgemm+ours_top2", ours_unfused},
-                          {"fused", [&] { fused(C); }},
-                          {"fused_no_store", [&] { fused(nullptr); }},
-                          {"ours_sgemm_plain",
-                           [&] {
-                             ok(gpuprims::gemm::sgemm(m, n, k, 1.0f, A, k, B, n, 0.0f, C, n,
-                                                      gpuprims::gemm::Algorithm::tuned, stream),
-                                "sgemm");
-                           }},
-                          {"cublas_sgemm_plain", [&] {
-                             BENCH_CUBLAS(tk::sgemm_rowmajor(cublas.get(), m, n, k, 1.0f, A, k, B, n, 0.0f, C, n));
-                           }}};
+                               {"ours_sgemm+ours_top2", ours_unfused},
+                               {"fused", [&] { fused(C); }},
+                               {"fused_no_store", [&] { fused(nullptr); }},
+                               {"ours_sgemm_plain",
+                                [&] {
+      ok(gpuprims::gemm::sgemm(m, n, k, 1.0f, A, k, B, n, 0.0f, C, n, gpuprims::gemm::Algorithm::tuned, stream),
+         "sgemm");
+                                }},
+                               {"cublas_sgemm_plain", [&] {
+                                  BENCH_CUBLAS(tk::sgemm_rowmajor(cublas.get(), m, n, k, 1.0f, A, k, B, n, 0.0f, C, n));
+                                }}};
     if (per_config)
       for (const d::RungEntry& cfg : d::kTunedConfigs)
         paths.push_back({std::string("fused_no_store@") + cfg.name, [&, plan = d::make_plan(cfg, k, 1)] {
-                           const d::SgemmArgs a{m, n, k, 1.0f, A, k, B, n, 0.0f, nullptr, n,
-                                                gpuprims::gemm::Algorithm::tuned, top2, true};
+                           const d::SgemmArgs a{m,    n,   k,    1.0f,    A, k,
+                                                B,    n,   0.0f, nullptr, n, gpuprims::gemm::Algorithm::tuned,
+                                                top2, true};
                            ok(d::sgemm_run(a, &plan, fused_ws, fused_bytes, stream), "forced");
                          }});
     double vendor_ms = 0;
@@ -191,8 +191,13 @@ int main(int argc, char** argv) {
       progress("top2 " + shape + " " + p.name, t.median_ms);
       std::printf("%-18s %-22s %10.4f ms  %6.2fx vs cublas+cub\n", shape.c_str(), p.name.c_str(), t.median_ms,
                   vendor_ms / t.median_ms);
-      report.add({{"path", p.name}, {"m", m}, {"n", n}, {"k", k}, {"time_ms", t.median_ms},
-                  {"speedup_vs_cublas_cub", vendor_ms / t.median_ms}, {"fused_equals_unfused", twin_agrees},
+      report.add({{"path", p.name},
+                  {"m", m},
+                  {"n", n},
+                  {"k", k},
+                  {"time_ms", t.median_ms},
+                  {"speedup_vs_cublas_cub", vendor_ms / t.median_ms},
+                  {"fused_equals_unfused", twin_agrees},
                   {"positions_equal_cub", cub_agrees}});
     }
   }

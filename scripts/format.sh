@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # clang-format (version 14, the style in .clang-format) over our C++ and CUDA sources: *.cpp *.hpp
-# *.cu *.cuh *.h under lib/ tests/ bench/ examples/ (git's tracked and untracked-but-not-ignored files,
+# *.cu *.cuh *.h under lib/ testkit/ tests/ bench/ examples/ (git's tracked and untracked-but-not-ignored files,
 # so build directories are never touched; lib/gemm/src/model_constants.inc is generated and not C++
 # of ours to format).
 #
@@ -45,12 +45,12 @@ version=$("$cf" --version | grep -Eo 'version [0-9]+' | grep -Eo '[0-9]+' || tru
 [ "$version" = 14 ] || echo "format.sh: warning: $cf is version ${version:-?}, the style is tuned for clang-format 14" >&2
 
 if [ ${#files[@]} -eq 0 ]; then
-  pattern='^(lib|tests|bench|examples)/.*\.(cpp|hpp|cu|cuh|h)$'
+  pattern='^(lib|testkit|tests|bench|examples)/.*\.(cpp|hpp|cu|cuh|h)$'
   if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-    mapfile -t files < <(git ls-files --cached --others --exclude-standard -- lib tests bench examples |
+    mapfile -t files < <(git ls-files --cached --others --exclude-standard -- lib testkit tests bench examples |
                          grep -E "$pattern" | sort -u)
   else  # a tarball of the tree: everything under the four folders but build output
-    mapfile -t files < <(find lib tests bench examples -type f | grep -E "$pattern" | grep -v '/build' | sort)
+    mapfile -t files < <(find lib testkit tests bench examples -type f | grep -E "$pattern" | grep -v '/build' | sort)
   fi
 fi
 # A file listed by git but deleted in the work tree is not ours to format.

@@ -56,7 +56,7 @@ fi
 
 if [ ${#files[@]} -eq 0 ]; then
   mapfile -t files < <(git ls-files -- 'lib/*.cpp' 'tests/support/*.cpp' 'tests/unit/cpu/*.cpp' \
-                                       'tests/property/cpu/*.cpp' 'bench/*.cpp' | sort)
+                                       'tests/property/cpu/*.cpp' 'tests/dist/cpu/*.cpp' 'testkit/*.cpp' 'bench/*.cpp' | sort)
 fi
 # Only files the build compiles (bench/ is absent from a build without benchmarks).
 todo=()
@@ -73,7 +73,7 @@ start=$(date +%s)
 # One process per file; its output (findings and the compiler's own errors) into its own log.
 printf '%s\n' "${todo[@]}" | xargs -P "$jobs" -I{} bash -c '
   log="$logs/$(echo "{}" | tr / _).log"
-  if "$ct" -p "'"$build"'" --quiet --header-filter="^$root/(lib|tests|bench|examples)/" \
+  if "$ct" -p "'"$build"'" --quiet --header-filter="^$root/(lib|testkit|tests|bench|examples)/" \
        --extra-arg=-Wno-unknown-warning-option "{}" >"$log" 2>&1; then
     echo "ok   {}"
   else

@@ -29,8 +29,7 @@ int main() {
     // No device or driver: the library says so with a Status before any launch, so these host
     // arrays are never touched (they only have to look like valid, aligned pointers).
     float placeholder[4];
-    return report_no_device(
-        gpuprims::gemm::sgemm(m, n, k, 1.0f, placeholder, k, placeholder, n, 0.0f, placeholder, n));
+    return report_no_device(gpuprims::gemm::sgemm(m, n, k, 1.0f, placeholder, k, placeholder, n, 0.0f, placeholder, n));
   }
   if (cudaMalloc(reinterpret_cast<void**>(&da), sizeof(float) * a.size()) != cudaSuccess) {
     std::printf("consumer: cudaMalloc failed on a present device: %s\n", cudaGetErrorString(cudaGetLastError()));

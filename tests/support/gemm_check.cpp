@@ -19,8 +19,15 @@ std::string GemmLayout::describe() const {
 
 GemmLayout make_layout(std::int64_t m, std::int64_t n, std::int64_t k, int pad_a, int pad_b, int pad_c, int off_a,
                        int off_b, int off_c) {
-  GemmLayout l{m, n, k, std::max<std::int64_t>(1, k) + pad_a, std::max<std::int64_t>(1, n) + pad_b,
-               std::max<std::int64_t>(1, n) + pad_c, off_a, off_b, off_c};
+  GemmLayout l{m,
+               n,
+               k,
+               std::max<std::int64_t>(1, k) + pad_a,
+               std::max<std::int64_t>(1, n) + pad_b,
+               std::max<std::int64_t>(1, n) + pad_c,
+               off_a,
+               off_b,
+               off_c};
   return l;
 }
 

@@ -17,7 +17,7 @@ namespace gpuprims::test {
 
 struct GemmLayout {
   std::int64_t m, n, k;
-  std::int64_t lda, ldb, ldc;  // >= the row length
+  std::int64_t lda, ldb, ldc;           // >= the row length
   int off_a = 0, off_b = 0, off_c = 0;  // floats past a 256-byte boundary
   std::string describe() const;
 };

@@ -24,9 +24,7 @@ std::vector<std::string> split(const std::string& s, char sep) {
   return parts;
 }
 
-bool is_number(const std::string& s) {
-  return !s.empty() && s.find_first_not_of("0123456789") == std::string::npos;
-}
+bool is_number(const std::string& s) { return !s.empty() && s.find_first_not_of("0123456789") == std::string::npos; }
 
 }  // namespace
 
@@ -131,7 +129,8 @@ void use_sanitizer_sized_rapidcheck_runs() {
   const char* given = std::getenv("RC_PARAMS");
   const std::string params = given ? given : "";
   if (params.find("max_success") != std::string::npos) return;
-  const std::string sized = "max_success=" + std::to_string(kSanitizerRapidCheckCases) + (params.empty() ? "" : " ") + params;
+  const std::string sized =
+      "max_success=" + std::to_string(kSanitizerRapidCheckCases) + (params.empty() ? "" : " ") + params;
   setenv("RC_PARAMS", sized.c_str(), 1);
 }
 

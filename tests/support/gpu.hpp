@@ -54,21 +54,22 @@ void use_sanitizer_sized_rapidcheck_runs();
 
 }  // namespace gpuprims::test
 
-#define GPUPRIMS_REQUIRE_GPU()                                                                  \
-  do {                                                                                          \
-    if (!::gpuprims::test::gpu_present())                                                       \
+#define GPUPRIMS_REQUIRE_GPU()                                                                      \
+  do {                                                                                              \
+    if (!::gpuprims::test::gpu_present())                                                           \
       GTEST_SKIP() << "no CUDA device on this machine: GPU test not run (run scripts/gpu-check.sh " \
-                      "on a GPU host)";                                                         \
+                      "on a GPU host)";                                                             \
   } while (0)
 
 // A test that needs `count` devices (a multigpu test): skips with the reason when the process sees
 // fewer. test_main fails a multigpu binary's skip only when the process sees two devices or more.
-#define GPUPRIMS_REQUIRE_GPUS(count)                                                             \
-  do {                                                                                          \
-    if (::gpuprims::test::gpu_count() < (count))                                                \
-      GTEST_SKIP() << "needs " << (count) << " CUDA devices, this process sees "                \
-                   << ::gpuprims::test::gpu_count() << ": multi-GPU test not run (run it on a "  \
-                      "machine with " << (count) << " GPUs)";                                   \
+#define GPUPRIMS_REQUIRE_GPUS(count)                                                                              \
+  do {                                                                                                            \
+    if (::gpuprims::test::gpu_count() < (count))                                                                  \
+      GTEST_SKIP() << "needs " << (count) << " CUDA devices, this process sees " << ::gpuprims::test::gpu_count() \
+                   << ": multi-GPU test not run (run it on a "                                                    \
+                      "machine with "                                                                             \
+                   << (count) << " GPUs)";                                                                        \
   } while (0)
 
 #define CUDA_OK(expr)                                                                          \

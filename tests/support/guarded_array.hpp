@@ -24,7 +24,7 @@ class GuardedArray {
   float* data() const { return data_; }
   std::size_t count() const { return count_; }
 
-  void poison();                              // span <- NaN, guards <- pattern
+  void poison();                                // span <- NaN, guards <- pattern
   void upload(const std::vector<float>& host);  // span <- host (host.size() == count), guards <- pattern
   std::vector<float> download() const;
   // Empty when both guards hold their pattern; otherwise says where the first touched byte is.

@@ -65,8 +65,7 @@ __device__ __forceinline__ void top2_atomic_push_warp(PackedTop2 mine, const Top
   asm("mov.u32 %0, %%laneid;" : "=r"(lane));
   if (lane == 0 && warp_pair.w0 != ~std::uint64_t{0}) {
     const unsigned long long old = atomicMin(args.words, static_cast<unsigned long long>(warp_pair.w0));
-    atomicMin(args.words + 1,
-              static_cast<unsigned long long>(top2_second_candidate(old, warp_pair.w0, warp_pair.w1)));
+    atomicMin(args.words + 1, static_cast<unsigned long long>(top2_second_candidate(old, warp_pair.w0, warp_pair.w1)));
   }
 }
 #endif

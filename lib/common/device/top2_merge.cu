@@ -30,11 +30,10 @@ Status Top2AtomicMerge::end(const Args& args, Top2* d_out, std::int64_t cols, cu
   return Status::success;
 }
 
-Status Top2LastBlockMerge::begin(void* workspace, Top2* d_out, std::int64_t cols, cudaStream_t stream,
-                                 Args* args) {
+Status Top2LastBlockMerge::begin(void* workspace, Top2* d_out, std::int64_t cols, cudaStream_t stream, Args* args) {
   auto* const base = static_cast<unsigned char*>(workspace);
-  *args = Args{reinterpret_cast<Top2Partial*>(base + kPartialsOffset), reinterpret_cast<unsigned int*>(base),
-               d_out, cols};
+  *args =
+      Args{reinterpret_cast<Top2Partial*>(base + kPartialsOffset), reinterpret_cast<unsigned int*>(base), d_out, cols};
   GPUPRIMS_CUDA_TRY(cudaMemsetAsync(args->counter, 0, sizeof(unsigned int), stream));
   return Status::success;
 }

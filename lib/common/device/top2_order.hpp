@@ -41,7 +41,7 @@ GPUPRIMS_HD float float_from_bits(std::uint32_t u) {
 GPUPRIMS_HD std::uint32_t order_key(float v) {
   std::uint32_t u = float_bits(v);
   if ((u & 0x7fffffffu) > 0x7f800000u) return 0xffffffffu;  // NaN
-  if ((u & 0x7fffffffu) == 0u) u = 0u;                       // -0.0 -> +0.0
+  if ((u & 0x7fffffffu) == 0u) u = 0u;                      // -0.0 -> +0.0
   return (u & 0x80000000u) ? ~u : (u | 0x80000000u);
 }
 
@@ -133,8 +133,10 @@ struct PackedTop2 {
   }
   // Into the general form, merged with what `into` already holds.
   GPUPRIMS_HD void merge_into(Top2Partial& into) const {
-    if (w0 != ~std::uint64_t{0}) into.insert_keyed(static_cast<std::uint32_t>(w0 >> 32), static_cast<std::uint32_t>(w0));
-    if (w1 != ~std::uint64_t{0}) into.insert_keyed(static_cast<std::uint32_t>(w1 >> 32), static_cast<std::uint32_t>(w1));
+    if (w0 != ~std::uint64_t{0})
+      into.insert_keyed(static_cast<std::uint32_t>(w0 >> 32), static_cast<std::uint32_t>(w0));
+    if (w1 != ~std::uint64_t{0})
+      into.insert_keyed(static_cast<std::uint32_t>(w1 >> 32), static_cast<std::uint32_t>(w1));
   }
 };
 

@@ -22,17 +22,17 @@ inline Status status_from(cudaError_t err) noexcept {
 
 }  // namespace gpuprims::detail
 
-#define GPUPRIMS_CUDA_TRY(expr)                                                        \
-  do {                                                                                  \
-    const cudaError_t gpuprims_err_ = (expr);                                           \
+#define GPUPRIMS_CUDA_TRY(expr)                                                              \
+  do {                                                                                       \
+    const cudaError_t gpuprims_err_ = (expr);                                                \
     if (gpuprims_err_ != cudaSuccess) return ::gpuprims::detail::status_from(gpuprims_err_); \
   } while (0)
 
 // After a kernel launch: a bad configuration or a missing kernel image shows up here.
 #define GPUPRIMS_LAUNCH_CHECK() GPUPRIMS_CUDA_TRY(cudaPeekAtLastError())
 
-#define GPUPRIMS_TRY(expr)                                              \
-  do {                                                                  \
-    const ::gpuprims::Status gpuprims_st_ = (expr);                     \
+#define GPUPRIMS_TRY(expr)                                                \
+  do {                                                                    \
+    const ::gpuprims::Status gpuprims_st_ = (expr);                       \
     if (gpuprims_st_ != ::gpuprims::Status::success) return gpuprims_st_; \
   } while (0)

@@ -27,9 +27,7 @@ GPUPRIMS_HD constexpr T max_of(T a, T b) {
 }
 
 // Alignment of a pointer, in bytes.
-inline bool is_aligned(const void* p, std::uintptr_t bytes) {
-  return reinterpret_cast<std::uintptr_t>(p) % bytes == 0;
-}
+inline bool is_aligned(const void* p, std::uintptr_t bytes) { return reinterpret_cast<std::uintptr_t>(p) % bytes == 0; }
 
 // A float pointer the API accepts: 4-byte aligned (null is checked separately).
 inline bool float_aligned(const void* p) { return is_aligned(p, alignof(float)); }

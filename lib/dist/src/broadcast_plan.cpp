@@ -22,7 +22,8 @@ BroadcastPlan plan_broadcast(std::int64_t m, std::int64_t n, std::int64_t k, flo
 }
 
 std::size_t block_floats(const BroadcastPlan& plan, int block, std::int64_t n, std::int64_t ldb) {
-  const std::int64_t rows = plan.bounds[static_cast<std::size_t>(block) + 1] - plan.bounds[static_cast<std::size_t>(block)];
+  const std::int64_t rows =
+      plan.bounds[static_cast<std::size_t>(block) + 1] - plan.bounds[static_cast<std::size_t>(block)];
   // Every block but the last also carries the padding after its last row, so the blocks together
   // send exactly what the whole broadcast would: (k - 1) * ldb + n floats from B[0] on.
   const bool last = block + 1 == plan.blocks();

@@ -33,8 +33,7 @@ Status launch_globalize_rows(Top2* t, std::int64_t row_begin, cudaStream_t strea
   return Status::success;
 }
 
-Status launch_merge_in_rank_order(const Top2* gathered, int count, std::int64_t cols, Top2* out,
-                                  cudaStream_t stream) {
+Status launch_merge_in_rank_order(const Top2* gathered, int count, std::int64_t cols, Top2* out, cudaStream_t stream) {
   merge_in_rank_order_kernel<<<1, 1, 0, stream>>>(gathered, count, cols, out);
   GPUPRIMS_LAUNCH_CHECK();
   return Status::success;

@@ -15,7 +15,6 @@ Status launch_sum_in_rank_order(const float* gathered, int count, float* out, cu
 // *t = globalize_rows(*t, row_begin), in place.
 Status launch_globalize_rows(Top2* t, std::int64_t row_begin, cudaStream_t stream);
 // *out = merge_in_rank_order(gathered, count, cols).
-Status launch_merge_in_rank_order(const Top2* gathered, int count, std::int64_t cols, Top2* out,
-                                  cudaStream_t stream);
+Status launch_merge_in_rank_order(const Top2* gathered, int count, std::int64_t cols, Top2* out, cudaStream_t stream);
 
 }  // namespace gpuprims::dist::detail

@@ -17,8 +17,8 @@ inline Status status_from(ncclResult_t r) noexcept {
 
 }  // namespace gpuprims::dist::detail
 
-#define GPUPRIMS_NCCL_TRY(expr)                                                                 \
-  do {                                                                                          \
-    const ncclResult_t gpuprims_nccl_res_ = (expr);                                             \
+#define GPUPRIMS_NCCL_TRY(expr)                                                                              \
+  do {                                                                                                       \
+    const ncclResult_t gpuprims_nccl_res_ = (expr);                                                          \
     if (gpuprims_nccl_res_ != ncclSuccess) return ::gpuprims::dist::detail::status_from(gpuprims_nccl_res_); \
   } while (0)

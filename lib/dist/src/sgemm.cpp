@@ -53,7 +53,7 @@ class SgemmOp final : public RankOp {
 
   Status before() override {
     if (!plan_.broadcast) return multiply(0, a_.k, a_.beta);  // B is on every rank already
-    if (!plan_.overlapped) return Status::success;           // one broadcast on the caller's stream
+    if (!plan_.overlapped) return Status::success;            // one broadcast on the caller's stream
     // The side stream: high priority, so the broadcast's kernel gets SMs as the GEMM's blocks
     // retire instead of queueing behind the whole grid.
     int least = 0, greatest = 0;
@@ -71,7 +71,7 @@ class SgemmOp final : public RankOp {
     // In place: the root sends its B block, every other rank receives into its own.
     float* p = a_.B + plan_.bounds[static_cast<std::size_t>(block)] * a_.ldb;
     GPUPRIMS_NCCL_TRY(ncclBroadcast(p, p, block_floats(plan_, block, a_.n, a_.ldb), ncclFloat32, a_.b_source.root,
-                                   comm(), plan_.overlapped ? side_ : stream()));
+                                    comm(), plan_.overlapped ? side_ : stream()));
     return Status::success;
   }
 

@@ -25,7 +25,11 @@ class SumOp final : public RankOp {
  public:
   SumOp(ncclComm_t comm, const float* d_in, std::int64_t n_local, float* d_out, reduce::Algorithm algo, void* ws,
         std::size_t ws_bytes, bool explicit_ws, cudaStream_t stream)
-      : RankOp(comm, stream), d_in_(d_in), n_local_(n_local), d_out_(d_out), algo_(algo),
+      : RankOp(comm, stream),
+        d_in_(d_in),
+        n_local_(n_local),
+        d_out_(d_out),
+        algo_(algo),
         scratch_(ws, ws_bytes, explicit_ws) {}
   ~SumOp() override { release(); }
 
@@ -97,10 +101,9 @@ Status sum(const SumCall* calls, int count) {
     std::vector<detail::RankOp*> raw;
     for (int i = 0; i < count; ++i) {
       const SumCall& c = calls[i];
-      ops.push_back(std::make_unique<detail::SumOp>(c.comm, c.d_in_local, c.n_local, c.d_out, c.algo, c.d_workspace,
-                                                    c.workspace_bytes,
-                                                    detail::has_explicit_workspace(c.d_workspace, c.workspace_bytes),
-                                                    c.stream));
+      ops.push_back(std::make_unique<detail::SumOp>(
+          c.comm, c.d_in_local, c.n_local, c.d_out, c.algo, c.d_workspace, c.workspace_bytes,
+          detail::has_explicit_workspace(c.d_workspace, c.workspace_bytes), c.stream));
       raw.push_back(ops.back().get());
     }
     return detail::run_group(raw.data(), count);

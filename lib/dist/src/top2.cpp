@@ -87,9 +87,8 @@ class Top2Op final : public RankOp {
     const std::size_t gather_bytes = gather_part_bytes(info().nranks, sizeof(Top2));
     unsigned char* ws = scratch_.bytes() + gather_bytes;
     const std::size_t ws_bytes = needed_ - gather_bytes;
-    const ::gpuprims::detail::SgemmArgs rows{a_.m_local, a_.n,      a_.k,    a_.alpha, a_.A_local,
-                                             a_.lda,     a_.B,      a_.ldb,  a_.beta,  a_.C_local,
-                                             a_.ldc,     a_.algo,   slot(),  true};
+    const ::gpuprims::detail::SgemmArgs rows{a_.m_local, a_.n,    a_.k,       a_.alpha, a_.A_local, a_.lda, a_.B,
+                                             a_.ldb,     a_.beta, a_.C_local, a_.ldc,   a_.algo,    slot(), true};
     GPUPRIMS_TRY(::gpuprims::detail::sgemm_top2_rows(a_.m, rows, ws_bytes > 0 ? ws : nullptr, ws_bytes, stream()));
     return launch_globalize_rows(slot(), range_.begin, stream());
   }

@@ -30,9 +30,20 @@ Status check_sgemm_local(const SgemmArgs& a, bool want_top2, const Top2* d_top2)
   if (broadcast && a.b_source.root < 0) return Status::invalid_argument;
   // The local call, as gemm::sgemm(_top2_argmin) will check it: leading dimensions, pointers that
   // the local product needs, alignment, extents within int64, the algorithm.
-  const ::gpuprims::detail::SgemmArgs local{a.m_local, a.n,    a.k,       a.alpha, a.A_local,
-                                            a.lda,     a.B,    a.ldb,     a.beta,  a.C_local,
-                                            a.ldc,     a.algo, const_cast<Top2*>(d_top2), want_top2};
+  const ::gpuprims::detail::SgemmArgs local{a.m_local,
+                                            a.n,
+                                            a.k,
+                                            a.alpha,
+                                            a.A_local,
+                                            a.lda,
+                                            a.B,
+                                            a.ldb,
+                                            a.beta,
+                                            a.C_local,
+                                            a.ldc,
+                                            a.algo,
+                                            const_cast<Top2*>(d_top2),
+                                            want_top2};
   GPUPRIMS_TRY(::gpuprims::detail::validate_sgemm(local));
   // A broadcast writes every rank's B, rows or not; the core only needs B where it multiplies.
   if (broadcast && a.k > 0 && a.n > 0 && a.B == nullptr) return Status::invalid_argument;

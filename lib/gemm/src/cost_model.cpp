@@ -19,7 +19,8 @@ struct NamedCost {
 // GPUPRIMS_MODEL_PATH(name, block_us, step_us, alone, bandwidth) per tuned path, as sgemm_autotune
 // writes them.
 #define GPUPRIMS_MODEL_GLOBALS(dram, launch, reduce)
-#define GPUPRIMS_MODEL_PATH(name, block, step, alone, bandwidth) NamedCost{name, PathCost{block, step, alone, bandwidth}},
+#define GPUPRIMS_MODEL_PATH(name, block, step, alone, bandwidth) \
+  NamedCost{name, PathCost{block, step, alone, bandwidth}},
 constexpr NamedCost kFittedPaths[] = {
 #include "gemm/src/model_constants.inc"
 };
@@ -82,8 +83,8 @@ Status current_device_shape(const DeviceShape** out) noexcept {
   return Status::success;
 }
 
-double predict_us(int path_index, const GemmPlan& plan, std::int64_t m, std::int64_t n, std::int64_t k,
-                  bool store_c, const DeviceShape& device, const ModelConstants& model) {
+double predict_us(int path_index, const GemmPlan& plan, std::int64_t m, std::int64_t n, std::int64_t k, bool store_c,
+                  const DeviceShape& device, const ModelConstants& model) {
   const RungEntry& p = *plan.path;
   const PathCost& c = model.paths[path_index];
   const double sms = max_of(device.sm_count, 1);

@@ -34,7 +34,7 @@ struct ModelConstants {
   double launch_us = 2.5;    // one kernel in a stream: launch to first block, and the gap after it
   double reduce_us = 1.0;    // the split-K reduction's fixed cost beyond its launch
   PathCost paths[kNumTunedPaths];
-  bool complete = false;     // every tuned path has fitted constants (a CPU test insists on it)
+  bool complete = false;  // every tuned path has fitted constants (a CPU test insists on it)
 };
 
 // The fitted constants of model_constants.inc, in tuned_paths() order.
@@ -43,7 +43,7 @@ const ModelConstants& fitted_constants();
 // What the model needs of the device.
 struct DeviceShape {
   int sm_count = 1;
-  bool dependent_launch = false;  // programmatic dependent launch (compute capability 9.0+)
+  bool dependent_launch = false;       // programmatic dependent launch (compute capability 9.0+)
   int occupancy[kNumTunedPaths] = {};  // resident blocks per SM of each tuned path's kernel
 };
 
@@ -52,8 +52,8 @@ Status current_device_shape(const DeviceShape** out) noexcept;
 
 // Predicted time in microseconds of plan (on tuned path `path_index`) for an m x n x k product; store_c:
 // the product is written to C (false only for a top-2 call without C).
-double predict_us(int path_index, const GemmPlan& plan, std::int64_t m, std::int64_t n, std::int64_t k,
-                  bool store_c, const DeviceShape& device, const ModelConstants& model);
+double predict_us(int path_index, const GemmPlan& plan, std::int64_t m, std::int64_t n, std::int64_t k, bool store_c,
+                  const DeviceShape& device, const ModelConstants& model);
 
 // The split counts the pick tries for a path (before make_plan trims them to k).
 inline constexpr int kSplitCandidates[] = {1,  2,  3,  4,  5,  6,  8,   10,  12,  16,  20,  24,
@@ -76,8 +76,8 @@ void for_each_candidate(std::int64_t m, std::int64_t n, std::int64_t k, const De
     for (int s : kSplitCandidates) {
       const GemmPlan plan = make_plan(p, k, s);
       if (plan.splits == last_splits) continue;
-      if (plan.splits > 1 && (plan.k_split < 2 * static_cast<std::int64_t>(p.k_step) ||
-                              blocks_x * plan.splits > 8 * wave))
+      if (plan.splits > 1 &&
+          (plan.k_split < 2 * static_cast<std::int64_t>(p.k_step) || blocks_x * plan.splits > 8 * wave))
         break;
       last_splits = plan.splits;
       f(i, plan);

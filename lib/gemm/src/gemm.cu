@@ -3,13 +3,13 @@
 // reduction when k is split), and the public entry points.
 #include <gpuprims/gemm.hpp>
 
+#include "common/device/top2_result.hpp"
 #include "common/src/cuda_check.hpp"
 #include "common/src/device_buffer.hpp"
 #include "common/src/device_info.hpp"
 #include "common/src/math.hpp"
-#include "gemm/src/gemm_internal.hpp"
-#include "common/device/top2_result.hpp"
 #include "gemm/src/epilogue/visitors.cuh"
+#include "gemm/src/gemm_internal.hpp"
 #include "gemm/src/kernels/split_k_reduce.cuh"
 
 namespace gpuprims {
@@ -66,8 +66,7 @@ GemmPlan plan_for(gemm::Algorithm algo, std::int64_t m, std::int64_t n, std::int
 // The scale-only case runs the coalesced kernel with k = 0 and alpha = 0, whatever the algorithm.
 GemmPlan scale_only_plan() { return make_plan(ladder_rung(gemm::Algorithm::coalesced)->path, 0, 1); }
 
-std::size_t call_workspace_bytes(const GemmPlan& plan, std::int64_t m, std::int64_t n, bool want_top2,
-                                 int sm_count) {
+std::size_t call_workspace_bytes(const GemmPlan& plan, std::int64_t m, std::int64_t n, bool want_top2, int sm_count) {
   std::size_t top2 = 0;
   if (want_top2) {
     const std::int64_t blocks = (m <= 0 || n <= 0) ? 0
@@ -122,9 +121,9 @@ Status launch_sgemm(const SgemmArgs& a, const PreparedCall& p, void* workspace, 
   GemmCall c{};
   c.op = GemmOperands{a.m, a.n, plan.k_split == 0 ? 0 : a.k, a.A, a.lda, a.B, a.ldb, plan.k_split};
   c.ab_vec4 = is_aligned(a.A, 16) && is_aligned(a.B, 16) && a.lda % 4 == 0 && a.ldb % 4 == 0;
-  c.epilogue = !a.want_top2 ? EpilogueKind::store
+  c.epilogue = !a.want_top2                                                     ? EpilogueKind::store
                : (!a.force_wide_index && a.m * a.n <= std::int64_t{0xffffffff}) ? EpilogueKind::top2_packed
-                                                                               : EpilogueKind::top2_wide;
+                                                                                : EpilogueKind::top2_wide;
   c.out.C = a.C;
   c.out.ldc = a.ldc;
   c.out.alpha = c.op.k > 0 ? a.alpha : 0.0f;
@@ -230,17 +229,16 @@ std::size_t top2_workspace_bytes(std::int64_t m, std::int64_t n, std::int64_t k,
   return detail::query_workspace(m, n, k, algo, true);
 }
 
-Status sgemm_top2_argmin(std::int64_t m, std::int64_t n, std::int64_t k, float alpha, const float* A,
-                         std::int64_t lda, const float* B, std::int64_t ldb, float beta, float* C, std::int64_t ldc,
-                         Top2* d_top2, void* d_workspace, std::size_t workspace_bytes, Algorithm algo,
-                         cudaStream_t stream) {
+Status sgemm_top2_argmin(std::int64_t m, std::int64_t n, std::int64_t k, float alpha, const float* A, std::int64_t lda,
+                         const float* B, std::int64_t ldb, float beta, float* C, std::int64_t ldc, Top2* d_top2,
+                         void* d_workspace, std::size_t workspace_bytes, Algorithm algo, cudaStream_t stream) {
   const detail::SgemmArgs a{m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, algo, d_top2, true};
   return detail::sgemm_run(a, nullptr, d_workspace, workspace_bytes, stream);
 }
 
-Status sgemm_top2_argmin(std::int64_t m, std::int64_t n, std::int64_t k, float alpha, const float* A,
-                         std::int64_t lda, const float* B, std::int64_t ldb, float beta, float* C, std::int64_t ldc,
-                         Top2* d_top2, Algorithm algo, cudaStream_t stream) {
+Status sgemm_top2_argmin(std::int64_t m, std::int64_t n, std::int64_t k, float alpha, const float* A, std::int64_t lda,
+                         const float* B, std::int64_t ldb, float beta, float* C, std::int64_t ldc, Top2* d_top2,
+                         Algorithm algo, cudaStream_t stream) {
   const detail::SgemmArgs a{m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, algo, d_top2, true};
   return detail::run_with_scratch(a, stream);
 }

@@ -25,8 +25,7 @@ GemmPlan scale_only_plan();
 // kernel that runs the epilogue, or of the scale-only path, whichever is more: enough for either
 // merge, since outputs of 2^32+ entries take the last-block-done one); then, 256-byte aligned, the
 // split partials.
-std::size_t call_workspace_bytes(const GemmPlan& plan, std::int64_t m, std::int64_t n, bool want_top2,
-                                 int sm_count);
+std::size_t call_workspace_bytes(const GemmPlan& plan, std::int64_t m, std::int64_t n, bool want_top2, int sm_count);
 
 // A validated request, ready to launch: what runs and the workspace it needs.
 struct PreparedCall {
@@ -34,7 +33,7 @@ struct PreparedCall {
   GemmPlan plan;
   std::size_t workspace_bytes = 0;
   int sm_count = 1;
-  bool dependent_launch = false;  // the split-K reduction as a programmatic dependent (sm_90+)
+  bool dependent_launch = false;           // the split-K reduction as a programmatic dependent (sm_90+)
   Status device_status = Status::success;  // unsupported without a device (launch reports it)
 };
 

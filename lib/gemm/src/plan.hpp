@@ -62,8 +62,8 @@ inline std::int64_t plan_blocks_x(const RungEntry& path, std::int64_t m, std::in
 inline std::int64_t partials_ld(std::int64_t n) { return round_up<std::int64_t>(max_of<std::int64_t>(n, 1), 4); }
 inline std::size_t partials_bytes(const GemmPlan& p, std::int64_t m, std::int64_t n) {
   if (p.splits <= 1) return 0;
-  return static_cast<std::size_t>(p.splits) * static_cast<std::size_t>(m) *
-         static_cast<std::size_t>(partials_ld(n)) * sizeof(float);
+  return static_cast<std::size_t>(p.splits) * static_cast<std::size_t>(m) * static_cast<std::size_t>(partials_ld(n)) *
+         sizeof(float);
 }
 
 // The split-K reduction's shape. Each output (a float4 of a row, or one element when C takes no

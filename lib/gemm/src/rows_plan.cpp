@@ -18,8 +18,7 @@ const DeviceShape& shape_or_stand_in() {
 
 std::size_t top2_rows_workspace_bytes(std::int64_t m_whole, std::int64_t m_rows, std::int64_t n, std::int64_t k,
                                       gemm::Algorithm algo) noexcept {
-  if (m_rows < 0 || m_whole < m_rows || n < 0 || k < 0 || !known_algorithm(algo))
-    return 0;
+  if (m_rows < 0 || m_whole < m_rows || n < 0 || k < 0 || !known_algorithm(algo)) return 0;
   const DeviceShape& device = shape_or_stand_in();
   std::size_t bytes = call_workspace_bytes(scale_only_plan(), m_rows, n, true, device.sm_count);
   for (bool store_c : {true, false}) {
@@ -35,7 +34,8 @@ Status sgemm_top2_rows(std::int64_t m_whole, const SgemmArgs& a, void* d_workspa
   GPUPRIMS_TRY(validate_sgemm(a));
   // Without a device the plain call reports it (after its own checks); no plan to force then.
   const DeviceShape* device = nullptr;
-  if (current_device_shape(&device) != Status::success) return sgemm_run(a, nullptr, d_workspace, workspace_bytes, stream);
+  if (current_device_shape(&device) != Status::success)
+    return sgemm_run(a, nullptr, d_workspace, workspace_bytes, stream);
   const GemmPlan whole = plan_for(a.algo, m_whole, a.n, a.k, a.C != nullptr, *device);
   return sgemm_run(a, &whole, d_workspace, workspace_bytes, stream);
 }

@@ -118,8 +118,8 @@ std::string model_constants_inc(const ModelConstants& model, const std::string& 
   const auto& paths = tuned_paths();
   for (int i = 0; i < kNumTunedPaths; ++i) {
     const PathCost& c = model.paths[i];
-    std::snprintf(buf, sizeof buf, "GPUPRIMS_MODEL_PATH(\"%s\", %.6g, %.6g, %.6g, %.6g)\n", paths[i]->name,
-                  c.block_us, c.step_us, c.alone, c.bandwidth);
+    std::snprintf(buf, sizeof buf, "GPUPRIMS_MODEL_PATH(\"%s\", %.6g, %.6g, %.6g, %.6g)\n", paths[i]->name, c.block_us,
+                  c.step_us, c.alone, c.bandwidth);
     out += buf;
   }
   return out;

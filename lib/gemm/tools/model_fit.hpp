@@ -25,8 +25,8 @@ struct FitReport {
 };
 
 // Adjusts launch_us, reduce_us and every measured path's block_us, step_us, alone (within [1,
-// occupancy]) and bandwidth (within [0.1, 1]) to minimize the sum of squared log errors; dram_gbs stays as given (it is measured
-// directly). Paths without samples keep their constants.
+// occupancy]) and bandwidth (within [0.1, 1]) to minimize the sum of squared log errors; dram_gbs stays as given (it is
+// measured directly). Paths without samples keep their constants.
 FitReport fit_model(const std::vector<TimedPlan>& samples, const DeviceShape& device, ModelConstants* model);
 
 // How the model's pick does on measured shapes: for each shape (samples with the same m, n, k and

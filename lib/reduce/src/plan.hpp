@@ -45,13 +45,12 @@ enum class LoadShape {
 GPUPRIMS_HD constexpr std::int64_t ceil_div_i64(std::int64_t a, std::int64_t b) { return a / b + (a % b != 0 ? 1 : 0); }
 
 GPUPRIMS_HD constexpr bool valid_algorithm(Algorithm algo) {
-  return static_cast<int>(algo) >= 0 &&
-         static_cast<int>(algo) < static_cast<int>(kAllAlgorithms.size());
+  return static_cast<int>(algo) >= 0 && static_cast<int>(algo) < static_cast<int>(kAllAlgorithms.size());
 }
 
 GPUPRIMS_HD constexpr LoadShape load_shape(Algorithm algo) {
   return static_cast<int>(algo) < static_cast<int>(Algorithm::add_during_load) ? LoadShape::tile_per_thread
-                                                                              : LoadShape::grid_stride_vec;
+                                                                               : LoadShape::grid_stride_vec;
 }
 
 // Items one block of pass 1 should get at least: a tile (rungs 1-3) or one unrolled iteration of every
@@ -104,11 +103,11 @@ GPUPRIMS_HD constexpr std::int64_t chain_items(std::int64_t n, std::int64_t bloc
 
 struct ReducePlan {
   int threads = ReduceTuning::kThreads;
-  std::int64_t blocks = 0;               // pass-1 grid (0 when n == 0)
-  int passes = 0;                        // 0 (n == 0: a memset), 1 (pass 1 writes d_out) or 2
-  std::int64_t items_per_thread = 0;     // pass 1: longest sequential chain of one thread
+  std::int64_t blocks = 0;                  // pass-1 grid (0 when n == 0)
+  int passes = 0;                           // 0 (n == 0: a memset), 1 (pass 1 writes d_out) or 2
+  std::int64_t items_per_thread = 0;        // pass 1: longest sequential chain of one thread
   std::int64_t pass2_items_per_thread = 0;  // pass 2 (one block over the partials), 0 with one pass
-  std::size_t workspace_bytes = 0;       // what this grid uses (<= workspace_bytes_for(n, algo))
+  std::size_t workspace_bytes = 0;          // what this grid uses (<= workspace_bytes_for(n, algo))
 
   // "items per thread" of the docs/ERROR-BOUNDS.md bound: the chains of both passes, one after the
   // other.

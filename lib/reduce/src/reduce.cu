@@ -58,8 +58,8 @@ Status blocks_per_sm(SumKernel kernel, Algorithm algo, int device, int* out) {
 
 // The launcher every rung shares: the plan for this device, then one or two launches.
 template <SumKernel kKernel>
-Status launch(const float* d_in, std::int64_t n, float* d_out, void* d_workspace, Algorithm algo,
-              const DeviceInfo& dev, cudaStream_t stream) {
+Status launch(const float* d_in, std::int64_t n, float* d_out, void* d_workspace, Algorithm algo, const DeviceInfo& dev,
+              cudaStream_t stream) {
   int per_sm = 0;
   GPUPRIMS_TRY(blocks_per_sm(kKernel, algo, dev.ordinal, &per_sm));
   const ReducePlan plan = make_plan(n, algo, static_cast<std::int64_t>(dev.sm_count) * per_sm);
@@ -78,8 +78,7 @@ Status launch(const float* d_in, std::int64_t n, float* d_out, void* d_workspace
   return Status::success;
 }
 
-using Launcher = Status (*)(const float*, std::int64_t, float*, void*, Algorithm, const DeviceInfo&,
-                            cudaStream_t);
+using Launcher = Status (*)(const float*, std::int64_t, float*, void*, Algorithm, const DeviceInfo&, cudaStream_t);
 
 struct Entry {
   Algorithm algo;

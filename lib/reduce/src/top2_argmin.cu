@@ -4,12 +4,12 @@
 // fused epilogue does for large outputs. It is also the fused epilogue's unfused twin in the tests.
 #include <gpuprims/reduce.hpp>
 
+#include "common/device/top2_last_block_merge.cuh"
+#include "common/device/top2_result.hpp"
 #include "common/src/cuda_check.hpp"
 #include "common/src/device_buffer.hpp"
 #include "common/src/device_info.hpp"
 #include "common/src/math.hpp"
-#include "common/device/top2_last_block_merge.cuh"
-#include "common/device/top2_result.hpp"
 #include "reduce/src/top2_plan.hpp"
 
 namespace gpuprims {
@@ -47,7 +47,8 @@ __global__ void __launch_bounds__(Top2Tuning::kThreads)
 
 // Strided rows: blocks take rows in turn, threads stride along a row.
 __global__ void __launch_bounds__(Top2Tuning::kThreads)
-    top2_strided_kernel(const float* in, std::int64_t rows, std::int64_t cols, std::int64_t ld, Top2LastBlockMerge::Args args) {
+    top2_strided_kernel(const float* in, std::int64_t rows, std::int64_t cols, std::int64_t ld,
+                        Top2LastBlockMerge::Args args) {
   constexpr int kThreads = Top2Tuning::kThreads;
   const int tid = threadIdx.x;
   Top2Partial best = Top2Partial::empty();
@@ -102,8 +103,7 @@ Status top2_argmin(const float* d_in, std::int64_t rows, std::int64_t cols, std:
     const std::int64_t head = min_of<std::int64_t>(count, static_cast<std::int64_t>((16 - addr % 16) % 16 / 4));
     if (count - head >= 4)
       top2_contiguous_kernel<true><<<grid, Top2Tuning::kThreads, 0, stream>>>(d_in, count, head, args);
-    else
-      top2_contiguous_kernel<false><<<grid, Top2Tuning::kThreads, 0, stream>>>(d_in, count, 0, args);
+    else top2_contiguous_kernel<false><<<grid, Top2Tuning::kThreads, 0, stream>>>(d_in, count, 0, args);
   } else {
     top2_strided_kernel<<<grid, Top2Tuning::kThreads, 0, stream>>>(d_in, rows, cols, ld, args);
   }

@@ -8,7 +8,7 @@ namespace gpuprims::detail {
 
 struct Top2Tuning {
   static constexpr int kThreads = 256;
-  static constexpr int kItemsPerThread = 16;      // before the grid stops growing
+  static constexpr int kItemsPerThread = 16;        // before the grid stops growing
   static constexpr std::int64_t kMaxBlocks = 2048;  // bounds the workspace, whatever the device
 };
 

@@ -16,9 +16,9 @@
 
 #include "dist/src/combine.hpp"
 #include "support/random.hpp"
-#include "testkit/random.hpp"
 #include "support/reference.hpp"
 #include "support/top2_check.hpp"
+#include "testkit/random.hpp"
 
 namespace {
 
@@ -39,7 +39,7 @@ TEST(DistCombine, SumAddsLeftToRightInRankOrder) {
   auto rng = gpuprims::test::make_rng(0xd157);
   for (int count = 1; count <= 64; ++count) {
     const auto v = gpuprims::testkit::random_vector(static_cast<std::size_t>(count), rng,
-                                                 gpuprims::testkit::Dist::mixed_magnitude);
+                                                    gpuprims::testkit::Dist::mixed_magnitude);
     float want = v[0];
     for (int r = 1; r < count; ++r) want += v[static_cast<std::size_t>(r)];
     EXPECT_EQ(bits(dd::sum_in_rank_order(v.data(), count)), bits(want)) << count;
@@ -83,8 +83,9 @@ std::string merge_vs_whole(const std::vector<float>& x, std::int64_t cols, const
 
 TEST(DistCombine, MergeEqualsTheWholeMatrixTop2) {
   auto rng = gpuprims::test::make_rng(0xd158);
-  const gpuprims::testkit::Dist dists[] = {gpuprims::testkit::Dist::uniform_pm1, gpuprims::testkit::Dist::integers_small,
-                                        gpuprims::testkit::Dist::mixed_magnitude};
+  const gpuprims::testkit::Dist dists[] = {gpuprims::testkit::Dist::uniform_pm1,
+                                           gpuprims::testkit::Dist::integers_small,
+                                           gpuprims::testkit::Dist::mixed_magnitude};
   std::uniform_int_distribution<int> ranks_of(1, 6), rows_of(0, 7), cols_of(1, 9);
   for (int trial = 0; trial < 600; ++trial) {
     const int nranks = ranks_of(rng);
@@ -122,8 +123,8 @@ TEST(DistCombine, TiesAcrossRanksGoToTheLowerGlobalIndex) {
 TEST(DistCombine, FewerThanTwoEntriesLeaveMissingOnes) {
   EXPECT_EQ(merge_vs_whole({}, 4, {0, 0, 0}), "");
   EXPECT_EQ(merge_vs_whole({7.0f}, 1, {0, 1}), "");
-  const std::vector<Top2> none(3, Top2{{std::numeric_limits<float>::infinity(), -1, -1},
-                                       {std::numeric_limits<float>::infinity(), -1, -1}});
+  const std::vector<Top2> none(
+      3, Top2{{std::numeric_limits<float>::infinity(), -1, -1}, {std::numeric_limits<float>::infinity(), -1, -1}});
   const Top2 t = dd::merge_in_rank_order(none.data(), 3, 0);  // n == 0: every rank's result is empty
   EXPECT_EQ(t.first.row, -1);
   EXPECT_EQ(t.second.col, -1);

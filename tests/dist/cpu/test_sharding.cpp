@@ -107,11 +107,11 @@ TEST(DistSharding, RejectsBadArguments) {
   EXPECT_STATUS(Status::invalid_argument, dist::row_range(9, dist::RowSplit::explicit_counts(counts, 2), 2, 0, &out))
       << "counts pass m";
   const std::int64_t negative[] = {12, -2};
-  EXPECT_STATUS(Status::invalid_argument, dist::row_range(10, dist::RowSplit::explicit_counts(negative, 2), 2, 0, &out));
-  const std::int64_t overflow[] = {std::numeric_limits<std::int64_t>::max(), std::numeric_limits<std::int64_t>::max()};
   EXPECT_STATUS(Status::invalid_argument,
-                dist::row_range(std::numeric_limits<std::int64_t>::max(), dist::RowSplit::explicit_counts(overflow, 2), 2,
-                                1, &out));
+                dist::row_range(10, dist::RowSplit::explicit_counts(negative, 2), 2, 0, &out));
+  const std::int64_t overflow[] = {std::numeric_limits<std::int64_t>::max(), std::numeric_limits<std::int64_t>::max()};
+  EXPECT_STATUS(Status::invalid_argument, dist::row_range(std::numeric_limits<std::int64_t>::max(),
+                                                          dist::RowSplit::explicit_counts(overflow, 2), 2, 1, &out));
   // Every rank sees the same verdict: a bad entry after the caller's own is still found.
   const std::int64_t bad_last[] = {3, 3, -1};
   EXPECT_STATUS(Status::invalid_argument, dist::row_range(5, dist::RowSplit::explicit_counts(bad_last, 3), 3, 0, &out));

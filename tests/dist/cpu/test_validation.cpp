@@ -160,7 +160,8 @@ TEST(DistValidation, PointersAndLeadingDimensions) {
   a = valid_args();
   EXPECT_STATUS(Status::invalid_argument, dist::sgemm_top2_argmin(kBogusComm, a, nullptr)) << "null d_top2";
   EXPECT_STATUS(Status::misaligned_pointer,
-                dist::sgemm_top2_argmin(kBogusComm, a, reinterpret_cast<Top2*>(g_buffer + 1))) << "misaligned d_top2";
+                dist::sgemm_top2_argmin(kBogusComm, a, reinterpret_cast<Top2*>(g_buffer + 1)))
+      << "misaligned d_top2";
 }
 
 TEST(DistValidation, BIsNeededOnEveryRankWhenBroadcast) {

@@ -88,8 +88,8 @@ std::vector<std::int64_t> rows_per_rank(std::int64_t m, int nranks, const std::v
 }  // namespace gpuprims::test
 
 // The skip of every multi-GPU test: fewer than two GPUs, or communicators that could not be made.
-#define GPUPRIMS_REQUIRE_CLIQUE()                                                                  \
-  do {                                                                                             \
-    GPUPRIMS_REQUIRE_GPUS(2);                                                                      \
-    ASSERT_FALSE(::gpuprims::test::all_ranks().empty()) << ::gpuprims::test::clique_error();       \
+#define GPUPRIMS_REQUIRE_CLIQUE()                                                            \
+  do {                                                                                       \
+    GPUPRIMS_REQUIRE_GPUS(2);                                                                \
+    ASSERT_FALSE(::gpuprims::test::all_ranks().empty()) << ::gpuprims::test::clique_error(); \
   } while (0)

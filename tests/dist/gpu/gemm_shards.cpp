@@ -63,7 +63,8 @@ std::vector<dist::SgemmCall> dist_gemm_calls(const std::vector<Rank>& ranks, con
     a.m = c.m;
     a.n = c.n;
     a.k = c.k;
-    if (!c.counts.empty()) a.split = dist::RowSplit::explicit_counts(c.counts.data(), static_cast<int>(c.counts.size()));
+    if (!c.counts.empty())
+      a.split = dist::RowSplit::explicit_counts(c.counts.data(), static_cast<int>(c.counts.size()));
     a.m_local = d.rows[r];
     a.alpha = c.alpha;
     a.A_local = d.A[r]->data();
@@ -91,7 +92,8 @@ std::string check_dist_c(const DistGemmCase& c, const DistGemmData& d, int sampl
     const std::vector<float> c_in = rows_of(d.in.C, d.begins[r], rows, d.whole.ldc);
     std::vector<std::int64_t> which;
     for (std::int64_t i = 0; i < rows; ++i)
-      if (sample <= 0 || i == 0 || i == rows - 1 || i % std::max<std::int64_t>(1, rows / sample) == 0) which.push_back(i);
+      if (sample <= 0 || i == 0 || i == rows - 1 || i % std::max<std::int64_t>(1, rows / sample) == 0)
+        which.push_back(i);
     int problems = 0;
     for (std::int64_t i : which) {
       for (std::int64_t j = 0; j < d.whole.ldc && problems < 5; ++j) {
@@ -112,8 +114,8 @@ std::string check_dist_c(const DistGemmCase& c, const DistGemmData& d, int sampl
         }
         const double err = std::fabs(static_cast<double>(got) - want);
         if (!(err <= gemm_error_bound(c.k, mag)))
-          os << "rank " << r << " C[" << i << "," << j << "] = " << got << ", want " << want << " (err " << err
-             << " > " << gemm_error_bound(c.k, mag) << "); ",
+          os << "rank " << r << " C[" << i << "," << j << "] = " << got << ", want " << want << " (err " << err << " > "
+             << gemm_error_bound(c.k, mag) << "); ",
               ++problems;
       }
     }

@@ -31,16 +31,17 @@ struct DistGemmCase {
 
 struct DistGemmData {
   GemmLayout whole{};
-  GemmInputs in;                       // the whole problem, host
+  GemmInputs in;  // the whole problem, host
   std::vector<std::int64_t> rows, begins;
   std::vector<std::unique_ptr<RankArray>> A, B, C;
   std::vector<std::unique_ptr<RankTop2>> top2;
-  bool c_poisoned = false;             // C was NaN everywhere (beta == 0)
+  bool c_poisoned = false;  // C was NaN everywhere (beta == 0)
 };
 
 // Uploads the case to every rank: A's and C's rows, B on every rank (replicated) or on the root only
 // (broadcast: the others' B is NaN until the call fills it).
-std::unique_ptr<DistGemmData> make_dist_gemm(const std::vector<Rank>& ranks, const DistGemmCase& c, std::mt19937_64& rng);
+std::unique_ptr<DistGemmData> make_dist_gemm(const std::vector<Rank>& ranks, const DistGemmCase& c,
+                                             std::mt19937_64& rng);
 
 // One entry per rank for the array forms.
 std::vector<dist::SgemmCall> dist_gemm_calls(const std::vector<Rank>& ranks, const DistGemmCase& c,

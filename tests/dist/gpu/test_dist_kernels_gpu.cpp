@@ -42,7 +42,8 @@ TEST(DistKernels, SumInRankOrderMatchesTheHost) {
   GPUPRIMS_REQUIRE_GPU();
   auto rng = t::make_rng(0xc0b1);
   for (int count : {1, 2, 3, 8, 100}) {
-    const auto partials = gpuprims::testkit::random_vector(static_cast<std::size_t>(count), rng, gpuprims::testkit::Dist::mixed_magnitude);
+    const auto partials = gpuprims::testkit::random_vector(static_cast<std::size_t>(count), rng,
+                                                           gpuprims::testkit::Dist::mixed_magnitude);
     float* d = device_copy(partials);
     ASSERT_NE(d, nullptr);
     ASSERT_STATUS(Status::success, dd::launch_sum_in_rank_order(d, count, d + count, nullptr));

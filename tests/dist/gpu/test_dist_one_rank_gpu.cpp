@@ -22,10 +22,10 @@ using gpuprims::Status;
 namespace dist = gpuprims::dist;
 namespace t = gpuprims::test;
 
-#define REQUIRE_ONE_RANK()                                                  \
-  do {                                                                      \
-    GPUPRIMS_REQUIRE_GPU();                                                 \
-    ASSERT_FALSE(t::one_rank().empty()) << t::clique_error();               \
+#define REQUIRE_ONE_RANK()                                    \
+  do {                                                        \
+    GPUPRIMS_REQUIRE_GPU();                                   \
+    ASSERT_FALSE(t::one_rank().empty()) << t::clique_error(); \
   } while (0)
 
 TEST(DistOneRank, SumIsReduceSum) {
@@ -53,7 +53,8 @@ TEST(DistOneRank, SgemmAndTop2AreTheCoreCalls) {
   auto rng = t::make_rng(0x0e);
   auto d = t::make_dist_gemm(ranks, c, rng);
   auto calls = t::dist_gemm_calls(ranks, c, *d);
-  ASSERT_STATUS(Status::success, dist::sgemm_top2_argmin(calls[0].comm, calls[0].args, calls[0].d_top2, ranks[0].stream));
+  ASSERT_STATUS(Status::success,
+                dist::sgemm_top2_argmin(calls[0].comm, calls[0].args, calls[0].d_top2, ranks[0].stream));
   ASSERT_EQ("", t::sync_all(ranks));
   EXPECT_EQ("", t::top2_bits_diff(d->top2[0]->download(), t::one_gpu_top2(c, *d)));
   EXPECT_EQ("", t::check_dist_c(c, *d));

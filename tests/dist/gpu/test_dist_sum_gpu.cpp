@@ -44,7 +44,8 @@ Shards make_shards(const std::vector<t::Rank>& ranks, const std::vector<std::int
     const std::int64_t n = sizes[r % sizes.size()];
     s.n.push_back(n);
     // Offsets 0..3 floats: the shards start at different addresses mod 16.
-    s.in.push_back(std::make_unique<t::RankArray>(ranks[r].device, static_cast<std::size_t>(n), static_cast<int>(r % 4)));
+    s.in.push_back(
+        std::make_unique<t::RankArray>(ranks[r].device, static_cast<std::size_t>(n), static_cast<int>(r % 4)));
     s.out.push_back(std::make_unique<t::RankArray>(ranks[r].device, 1));
     t::OnDevice on(ranks[r].device);
     EXPECT_EQ(cudaSuccess, gpuprims::testkit::fill_uniform(s.in.back()->data(), n, seed + r, -1.0f, 1.0f));
@@ -92,12 +93,8 @@ TEST(DistSum, EqualsPerShardSumsInRankOrderOnEveryRank) {
   GPUPRIMS_REQUIRE_CLIQUE();
   const auto& ranks = t::all_ranks();
   const std::vector<std::vector<std::int64_t>> patterns = {
-      {1000, 1000},
-      {(1 << 20) + 3, 17},
-      {0, 5000},
-      {5000, 0},
-      {1, 0, 2, 0, 3},
-      {t::sanitizer_sized_count((1 << 24) + 11), 1, 257}};
+      {1000, 1000}, {(1 << 20) + 3, 17}, {0, 5000},
+      {5000, 0},    {1, 0, 2, 0, 3},     {t::sanitizer_sized_count((1 << 24) + 11), 1, 257}};
   for (const auto& sizes : patterns) {
     Shards s = make_shards(ranks, sizes, 0x50d1u + sizes[0]);
     const float want = expected_sum(ranks, s);
@@ -119,9 +116,8 @@ TEST(DistSum, ThreadPerRankAndExplicitWorkspace) {
   std::vector<Status> got(ranks.size(), Status::cuda_error);
   std::vector<std::thread> threads;
   for (std::size_t r = 0; r < ranks.size(); ++r)
-    threads.emplace_back([&, r] {
-      got[r] = dist::sum(ranks[r].comm, s.in[r]->data(), s.n[r], s.out[r]->data(), ranks[r].stream);
-    });
+    threads.emplace_back(
+        [&, r] { got[r] = dist::sum(ranks[r].comm, s.in[r]->data(), s.n[r], s.out[r]->data(), ranks[r].stream); });
   for (auto& th : threads) th.join();
   for (Status st : got) ASSERT_STATUS(Status::success, st);
   expect_every_rank(ranks, s, want, "a thread per rank");

@@ -7,8 +7,8 @@
 
 #include <set>
 
-#include "gemm/src/detail/tile_index.hpp"
 #include "gemm/src/cost_model.hpp"
+#include "gemm/src/detail/tile_index.hpp"
 
 namespace {
 
@@ -29,7 +29,8 @@ RC_GTEST_PROP(GemmLaunchMathProperty, TileOrderIsABijection, ()) {
 
 // Shapes biased to the edges of the paths' limits (1, 4, 16, 32, 33 ...) as well as anywhere up to 2^24.
 rc::Gen<std::int64_t> dim() {
-  return rc::gen::oneOf(rc::gen::inRange<std::int64_t>(1, 65), rc::gen::element<std::int64_t>(1, 4, 5, 8, 9, 16, 17, 32, 33),
+  return rc::gen::oneOf(rc::gen::inRange<std::int64_t>(1, 65),
+                        rc::gen::element<std::int64_t>(1, 4, 5, 8, 9, 16, 17, 32, 33),
                         rc::gen::inRange<std::int64_t>(1, std::int64_t{1} << 24));
 }
 

@@ -145,7 +145,9 @@ rc::Gen<std::int64_t> gen_resident() {
                         rc::gen::inRange<std::int64_t>(1, 48));
 }
 
-rc::Gen<Algorithm> gen_algo() { return rc::gen::elementOf(std::vector<Algorithm>(std::begin(kAllAlgorithms), std::end(kAllAlgorithms))); }
+rc::Gen<Algorithm> gen_algo() {
+  return rc::gen::elementOf(std::vector<Algorithm>(std::begin(kAllAlgorithms), std::end(kAllAlgorithms)));
+}
 
 std::uintptr_t aligned_addr(int offset_floats) { return 0x10000 + 4 * static_cast<std::uintptr_t>(offset_floats); }
 
@@ -181,10 +183,8 @@ TEST(ReducePlanProp, PlanInvariants) {
     RC_ASSERT(p.blocks * T * p.items_per_thread >= n);  // every item has an owner
     if (p.passes == 2) RC_ASSERT(T * p.pass2_items_per_thread >= p.blocks);
     // Not more items per thread than needed: one more block-wide round would already cover n.
-    if (rd::load_shape(a) == rd::LoadShape::tile_per_thread)
-      RC_ASSERT((p.items_per_thread - 1) * p.blocks * T < n);
-    else
-      RC_ASSERT((p.items_per_thread - 2 - 4) * p.blocks * T < n);
+    if (rd::load_shape(a) == rd::LoadShape::tile_per_thread) RC_ASSERT((p.items_per_thread - 1) * p.blocks * T < n);
+    else RC_ASSERT((p.items_per_thread - 2 - 4) * p.blocks * T < n);
     RC_ASSERT(p.bound_items() <= rd::bound_items_upper(n, a, 1 + resident / 32));
   }));
 }

@@ -42,7 +42,8 @@ bool gemm_property_holds(Algorithm algo) {
     const float alpha = *scalar(), beta = *scalar();
     const auto l = t::make_layout(m, n, k, pa, pb, pc, oa, ob, oc);
     auto rng = t::make_rng(static_cast<std::uint64_t>(m * 1000003 + n * 1009 + k));
-    const t::GemmInputs in = t::make_inputs(l, rng, *rc::gen::element(tk::Dist::uniform_pm1, tk::Dist::mixed_magnitude));
+    const t::GemmInputs in =
+        t::make_inputs(l, rng, *rc::gen::element(tk::Dist::uniform_pm1, tk::Dist::mixed_magnitude));
     const t::ProductReference ref = t::reference_product(m, n, k, in.A.data(), l.lda, in.B.data(), l.ldb);
     const bool poison = beta == 0.0f;
     const t::GemmRun run = t::run_sgemm(l, in, algo, alpha, beta, poison);

@@ -28,8 +28,8 @@ using gpuprims::Status;
 using gpuprims::reduce::Algorithm;
 using gpuprims::reduce::kAllAlgorithms;
 namespace rd = gpuprims::reduce::detail;
-using gpuprims::testkit::Dist;
 using gpuprims::test::GuardedArray;
+using gpuprims::testkit::Dist;
 
 using gpuprims::test::sm_count;
 
@@ -72,7 +72,8 @@ float gpu_sum(const GuardedArray& in, std::int64_t n, Algorithm a, int ws_offset
 TEST(ReducePropGpu, SumWithinBoundOfDoubleReference) {
   GPUPRIMS_REQUIRE_GPU();
   const int sms = sm_count();
-  EXPECT_TRUE(rc::check("|sum - ref| <= 2 (items + log2 threads + passes + 2) 2^-24 sum|x|; same bits on a rerun", [sms] {
+  EXPECT_TRUE(rc::check("|sum - ref| <= 2 (items + log2 threads + passes + 2) 2^-24 sum|x|; same bits on a rerun",
+                        [sms] {
     const auto n = *gen_n();
     const Algorithm a = *gen_algo();
     const auto offset = *rc::gen::element(0, 1, 2, 3);
@@ -141,10 +142,8 @@ TEST(ReducePropGpu, NonFiniteInputsGiveNonFiniteSums) {
     RC_ASSERT(in.ok());
     in.upload(x);
     const float s = gpu_sum(in, n, a, 0);
-    if (kind == 1)
-      RC_ASSERT(s == inf);
-    else
-      RC_ASSERT(std::isnan(s));
+    if (kind == 1) RC_ASSERT(s == inf);
+    else RC_ASSERT(std::isnan(s));
   }));
 }
 

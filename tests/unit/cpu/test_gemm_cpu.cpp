@@ -80,12 +80,12 @@ TEST(GemmValidation, BadInputReturnsStatusWithoutTouchingTheDevice) {
        Status::invalid_argument},
   };
   for (const BadCall& bc : calls) {
-    EXPECT_STATUS(bc.expected, gemm::sgemm(bc.m, bc.n, bc.k, 1.0f, bc.A, bc.lda, bc.B, bc.ldb, 0.5f, bc.C, bc.ldc,
-                                            bc.algo))
+    EXPECT_STATUS(bc.expected,
+                  gemm::sgemm(bc.m, bc.n, bc.k, 1.0f, bc.A, bc.lda, bc.B, bc.ldb, 0.5f, bc.C, bc.ldc, bc.algo))
         << bc.what;
     gpuprims::Top2* top2 = reinterpret_cast<gpuprims::Top2*>(kAligned * 4);
-    EXPECT_STATUS(bc.expected, gemm::sgemm_top2_argmin(bc.m, bc.n, bc.k, 1.0f, bc.A, bc.lda, bc.B, bc.ldb, 0.5f,
-                                                        bc.C, bc.ldc, top2, bc.algo))
+    EXPECT_STATUS(bc.expected, gemm::sgemm_top2_argmin(bc.m, bc.n, bc.k, 1.0f, bc.A, bc.lda, bc.B, bc.ldb, 0.5f, bc.C,
+                                                       bc.ldc, top2, bc.algo))
         << bc.what << " (top2)";
   }
 }
@@ -107,8 +107,8 @@ TEST(GemmValidation, Top2SpecificArguments) {
   EXPECT_GT(need, 0u);
   EXPECT_STATUS(Status::invalid_argument,
                 gemm::sgemm_top2_argmin(64, 64, 8, 1, a, 8, b, 64, 0, nullptr, 64, top2, nullptr, need));
-  EXPECT_STATUS(Status::invalid_argument, gemm::sgemm_top2_argmin(64, 64, 8, 1, a, 8, b, 64, 0, nullptr, 64, top2,
-                                                                   fake(kAligned * 8), need - 1));
+  EXPECT_STATUS(Status::invalid_argument,
+                gemm::sgemm_top2_argmin(64, 64, 8, 1, a, 8, b, 64, 0, nullptr, 64, top2, fake(kAligned * 8), need - 1));
 }
 
 TEST(GemmValidation, ValidCallsNeedADeviceOrSucceedWithNoWork) {
@@ -119,9 +119,9 @@ TEST(GemmValidation, ValidCallsNeedADeviceOrSucceedWithNoWork) {
   ASSERT_FALSE(gpuprims::test::gpu_present()) << "CPU test binaries hide every device (see test_main.cpp)";
   EXPECT_STATUS(Status::unsupported,
                 gemm::sgemm(4, 4, 4, 1, fake(kAligned), 4, fake(kAligned * 2), 4, 0, fake(kAligned * 3), 4));
-  EXPECT_STATUS(Status::unsupported, gemm::sgemm_top2_argmin(4, 4, 4, 1, fake(kAligned), 4, fake(kAligned * 2), 4, 0,
-                                                             nullptr, 4,
-                                                             reinterpret_cast<gpuprims::Top2*>(kAligned * 4)));
+  EXPECT_STATUS(Status::unsupported,
+                gemm::sgemm_top2_argmin(4, 4, 4, 1, fake(kAligned), 4, fake(kAligned * 2), 4, 0, nullptr, 4,
+                                        reinterpret_cast<gpuprims::Top2*>(kAligned * 4)));
 }
 
 TEST(GemmLaunchMath, TileCoordIsABijectionForEveryGrouping) {
@@ -302,12 +302,13 @@ TEST(GemmModelFit, RecoversTheRankingOfAKnownModel) {
     truth.paths[i].alone = 1.0 + (i % 3) * 0.5;
   }
   std::vector<d::TimedPlan> samples;
-  const std::int64_t shapes[][3] = {{4096, 4096, 4096}, {64, 64, 65536}, {1, 8192, 4096}, {8192, 3, 4096},
+  const std::int64_t shapes[][3] = {{4096, 4096, 4096}, {64, 64, 65536},   {1, 8192, 4096},  {8192, 3, 4096},
                                     {1000, 300, 700},   {16, 1000, 20000}, {20000, 20, 900}, {8192, 8192, 16},
                                     {128, 4096, 4096},  {2500, 2500, 2500}};
   for (const auto& s : shapes)
     d::for_each_candidate(s[0], s[1], s[2], device, [&](int path, const d::GemmPlan& p) {
-      samples.push_back({s[0], s[1], s[2], true, path, p, d::predict_us(path, p, s[0], s[1], s[2], true, device, truth)});
+      samples.push_back(
+          {s[0], s[1], s[2], true, path, p, d::predict_us(path, p, s[0], s[1], s[2], true, device, truth)});
     });
   d::ModelConstants start = truth;
   start.launch_us *= 1.7;

@@ -29,7 +29,7 @@ float* misaligned(float* p) { return reinterpret_cast<float*>(reinterpret_cast<s
 const Algorithm kOutOfRange[] = {static_cast<Algorithm>(-1), static_cast<Algorithm>(6), static_cast<Algorithm>(99)};
 
 TEST(ReduceCpu, NamesFollowTheLadder) {
-  const std::vector<std::string> expected = {"baseline",         "no_divergence",    "no_bank_conflict",
+  const std::vector<std::string> expected = {"baseline",        "no_divergence",    "no_bank_conflict",
                                              "add_during_load", "unroll_last_warp", "shuffle"};
   std::set<std::string> seen;
   for (std::size_t i = 0; i < std::size(kAllAlgorithms); ++i) {

@@ -34,7 +34,7 @@ TEST(Top2Op, OrderKeyIsMonotoneWithNanLastAndSignedZerosEqual) {
 TEST(Top2Op, InsertKeepsTheTwoSmallestWithTiesToTheLowerIndex) {
   d::Top2Partial p = d::Top2Partial::empty();
   p.insert(5.0f, 10);
-  p.insert(5.0f, 3);   // tie, lower index wins
+  p.insert(5.0f, 3);  // tie, lower index wins
   p.insert(7.0f, 1);
   p.insert(std::nanf(""), 0);
   EXPECT_EQ(p.i0, 3);
@@ -111,12 +111,10 @@ TEST(Top2ReduceValidation, BadInputReturnsStatus) {
   EXPECT_STATUS(Status::invalid_argument, r::top2_argmin(nullptr, 4, 4, 4, out));
   EXPECT_STATUS(Status::invalid_argument, r::top2_argmin(x, 4, 4, 4, nullptr));
   EXPECT_STATUS(Status::misaligned_pointer, r::top2_argmin(reinterpret_cast<const float*>(0x100002), 4, 4, 4, out));
-  EXPECT_STATUS(Status::misaligned_pointer,
-                r::top2_argmin(x, 4, 4, 4, reinterpret_cast<gpuprims::Top2*>(0x200004)));
+  EXPECT_STATUS(Status::misaligned_pointer, r::top2_argmin(x, 4, 4, 4, reinterpret_cast<gpuprims::Top2*>(0x200004)));
   EXPECT_STATUS(Status::invalid_argument, r::top2_argmin(x, 4, 4, 4, out, nullptr, 1024));
-  EXPECT_STATUS(Status::invalid_argument,
-                r::top2_argmin(x, 4, 4, 4, out, reinterpret_cast<void*>(0x300000),
-                               r::top2_argmin_workspace_bytes(4, 4) - 1));
+  EXPECT_STATUS(Status::invalid_argument, r::top2_argmin(x, 4, 4, 4, out, reinterpret_cast<void*>(0x300000),
+                                                         r::top2_argmin_workspace_bytes(4, 4) - 1));
   EXPECT_STATUS(Status::invalid_argument, r::top2_argmin(x, -3, out));
   // A valid call with no device (CPU test binaries hide every device).
   ASSERT_FALSE(gpuprims::test::gpu_present()) << "CPU test binaries hide every device (see test_main.cpp)";
@@ -129,9 +127,17 @@ TEST(Top2ReduceValidation, BadInputReturnsStatus) {
 // at least, an empty one none. And the query is O(blocks), not O(entries): past some size it stops
 // growing.
 TEST(Top2ReduceLaunchMath, TheQueryCoversTheGridOnEveryGpu) {
-  const std::pair<std::int64_t, std::int64_t> shapes[] = {
-      {0, 10}, {10, 0}, {1, 1}, {1, 4095}, {1, 4097}, {3, 5}, {100, 37}, {1, 1000000},
-      {1 << 20, 1 << 12}, {65539, 32773}, {1, std::int64_t{1} << 40}};
+  const std::pair<std::int64_t, std::int64_t> shapes[] = {{0, 10},
+                                                          {10, 0},
+                                                          {1, 1},
+                                                          {1, 4095},
+                                                          {1, 4097},
+                                                          {3, 5},
+                                                          {100, 37},
+                                                          {1, 1000000},
+                                                          {1 << 20, 1 << 12},
+                                                          {65539, 32773},
+                                                          {1, std::int64_t{1} << 40}};
   for (const auto& [rows, cols] : shapes) {
     SCOPED_TRACE(std::to_string(rows) + " x " + std::to_string(cols));
     const std::size_t query = gpuprims::reduce::top2_argmin_workspace_bytes(rows, cols);

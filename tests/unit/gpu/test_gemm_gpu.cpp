@@ -38,8 +38,8 @@ void check_every_rung(const t::GemmLayout& l, std::uint64_t salt) {
   const t::ProductReference ref = t::reference_product(l.m, l.n, l.k, in.A.data(), l.lda, in.B.data(), l.ldb);
   for (Algorithm algo : kAllAlgorithms) {
     for (const AlphaBeta& ab : kAlphaBetas) {
-      SCOPED_TRACE(std::string(gpuprims::gemm::name(algo)) + " " + l.describe() + " alpha " +
-                   std::to_string(ab.alpha) + " beta " + std::to_string(ab.beta));
+      SCOPED_TRACE(std::string(gpuprims::gemm::name(algo)) + " " + l.describe() + " alpha " + std::to_string(ab.alpha) +
+                   " beta " + std::to_string(ab.beta));
       const t::GemmRun run = t::run_sgemm(l, in, algo, ab.alpha, ab.beta, ab.poison_c);
       ASSERT_STATUS(Status::success, run.status);
       ASSERT_EQ(run.cuda_error, "");
@@ -53,9 +53,9 @@ void check_every_rung(const t::GemmLayout& l, std::uint64_t salt) {
 struct Shape {
   std::int64_t m, n, k;
 };
-const Shape kShapes[] = {{1, 1, 1},         {7, 13, 5},         {31, 33, 17},     {64, 64, 64},
-                         {127, 129, 131},   {128, 128, 128},    {4095, 4097, 33}, {1000, 3000, 500},
-                         {3, 300, 1},       {300, 3, 2},        {129, 1, 257},    {1, 513, 70}};
+const Shape kShapes[] = {{1, 1, 1},       {7, 13, 5},      {31, 33, 17},     {64, 64, 64},
+                         {127, 129, 131}, {128, 128, 128}, {4095, 4097, 33}, {1000, 3000, 500},
+                         {3, 300, 1},     {300, 3, 2},     {129, 1, 257},    {1, 513, 70}};
 
 class GemmShapes : public ::testing::TestWithParam<Shape> {
  protected:

@@ -109,8 +109,7 @@ TEST(GemmHuge, OutputPast2Pow31ElementsSampledAgainstDouble) {
   CUDA_OK(cudaMemcpy(B.get(), hB.data(), hB.size() * 4, cudaMemcpyHostToDevice));
 
   std::vector<std::pair<std::int64_t, std::int64_t>> samples = {{0, 0}, {m - 1, n - 1}, {m - 1, 0}, {0, n - 1}};
-  for (std::int64_t lin = pivot - 5; lin < pivot + 5; ++lin)
-    samples.emplace_back(lin / n, lin % n);
+  for (std::int64_t lin = pivot - 5; lin < pivot + 5; ++lin) samples.emplace_back(lin / n, lin % n);
   std::uniform_int_distribution<std::int64_t> ri(0, m - 1), rj(0, n - 1);
   for (int s = 0; s < 2000; ++s) samples.emplace_back(ri(rng), rj(rng));
 
@@ -133,7 +132,7 @@ TEST(GemmHuge, OutputPast2Pow31ElementsSampledAgainstDouble) {
   }
   // The fused top-2 over more than 2^31 entries equals the unfused twin's over the stored C.
   ASSERT_STATUS(Status::success, gpuprims::gemm::sgemm_top2_argmin(m, n, k, 1.0f, A.get(), lda, B.get(), n, 0.0f,
-                                                                    C.get(), n, fused.get()));
+                                                                   C.get(), n, fused.get()));
   ASSERT_STATUS(Status::success, gpuprims::reduce::top2_argmin(C.get(), m, n, n, unfused.get()));
   gpuprims::Top2 f{}, u{};
   CUDA_OK(cudaMemcpy(&f, fused.get(), sizeof f, cudaMemcpyDeviceToHost));

@@ -7,8 +7,8 @@
 
 #include <gpuprims/gemm.hpp>
 
-#include <cmath>
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <random>
 #include <string>
@@ -41,16 +41,14 @@ d::GemmPlan tuned_plan(std::int64_t m, std::int64_t n, std::int64_t k) {
   return d::plan_for(Algorithm::tuned, m, n, k, true, *device);
 }
 
-std::string describe(const d::GemmPlan& p) {
-  return std::string(p.path->name) + " splits " + std::to_string(p.splits);
-}
+std::string describe(const d::GemmPlan& p) { return std::string(p.path->name) + " splits " + std::to_string(p.splits); }
 
 TEST(GemmTuned, ShapesOfEveryClassAgainstTheDoubleReference) {
   GPUPRIMS_REQUIRE_GPU();
-  std::vector<Shape> shapes = {{1, 4099, 1031},  {4097, 1, 1029},  {3, 517, 9001},  {13, 2000, 700},
-                               {900, 7, 3001},   {2001, 16, 333},  {31, 1025, 777}, {64, 64, 20011},
-                               {17, 33, 30000},  {100, 1500, 900}, {1500, 96, 701}, {130, 130, 5003},
-                               {1, 1, 65537},    {2, 3, 1},        {33, 4100, 129}, {700, 700, 300}};
+  std::vector<Shape> shapes = {{1, 4099, 1031}, {4097, 1, 1029},  {3, 517, 9001},  {13, 2000, 700},
+                               {900, 7, 3001},  {2001, 16, 333},  {31, 1025, 777}, {64, 64, 20011},
+                               {17, 33, 30000}, {100, 1500, 900}, {1500, 96, 701}, {130, 130, 5003},
+                               {1, 1, 65537},   {2, 3, 1},        {33, 4100, 129}, {700, 700, 300}};
   // Under compute-sanitizer every dimension past 300 shrinks (keeping its tails); the narrow sides and
   // the long-k character of the small outputs stay.
   for (Shape& s : shapes) {
@@ -98,8 +96,10 @@ TEST(GemmTuned, SplitKResultsAreBitwiseReproducible) {
     Shape s;
     const d::RungEntry* forced;  // null: the tuned pick
   };
-  const Case cases[] = {{{64, 64, 40000}, nullptr},         {{8, 8, 1 << 20}, nullptr},
-                        {{96, 130, 9000}, &d::kTunedConfigs[5]}, {{5, 3000, 9000}, &d::kFewRowsPaths[1]},
+  const Case cases[] = {{{64, 64, 40000}, nullptr},
+                        {{8, 8, 1 << 20}, nullptr},
+                        {{96, 130, 9000}, &d::kTunedConfigs[5]},
+                        {{5, 3000, 9000}, &d::kFewRowsPaths[1]},
                         {{2000, 6, 9000}, &d::kFewColsPaths[1]}};
   const int runs = t::sized_for_sanitizer(10, 3);
   for (const Case& c : cases) {
@@ -118,8 +118,8 @@ TEST(GemmTuned, SplitKResultsAreBitwiseReproducible) {
     const DeviceBuffer<unsigned char> ws_buffer(ws_bytes);
     ASSERT_TRUE(ws_buffer);
     void* const ws = ws_buffer.get();
-    const d::SgemmArgs args{s.m, s.n, s.k, 1.0f, a.data(), l.lda, b.data(), l.ldb, 0.0f, out.data(), l.ldc,
-                            Algorithm::tuned, nullptr, false};
+    const d::SgemmArgs args{s.m,   s.n,  s.k,        1.0f,  a.data(),         l.lda,   b.data(),
+                            l.ldb, 0.0f, out.data(), l.ldc, Algorithm::tuned, nullptr, false};
     std::vector<float> first;
     for (int run = 0; run < runs; ++run) {
       out.poison();
@@ -176,8 +176,8 @@ TEST(GemmTuned, WorkspaceQueryExplicitFormsAndTooSmall) {
   ASSERT_TRUE(top2_buffer);
   gpuprims::Top2* const d_top2 = top2_buffer.get();
   EXPECT_STATUS(Status::invalid_argument,
-                gpuprims::gemm::sgemm_top2_argmin(m, n, k, 1.0f, a.data(), l.lda, b.data(), l.ldb, 0.0f, nullptr,
-                                                  l.ldc, d_top2, ws2.data(), need2 - 1));
+                gpuprims::gemm::sgemm_top2_argmin(m, n, k, 1.0f, a.data(), l.lda, b.data(), l.ldb, 0.0f, nullptr, l.ldc,
+                                                  d_top2, ws2.data(), need2 - 1));
   ASSERT_STATUS(Status::success, gpuprims::gemm::sgemm_top2_argmin(m, n, k, 1.0f, a.data(), l.lda, b.data(), l.ldb,
                                                                    0.0f, nullptr, l.ldc, d_top2, ws2.data(), need2));
   gpuprims::Top2 got{};

@@ -60,15 +60,15 @@ struct SumRun {
 };
 
 SumRun run_sum(const GuardedArray& in, std::int64_t n, Algorithm a, bool explicit_ws, int ws_offset = 0,
-            cudaStream_t stream = nullptr) {
+               cudaStream_t stream = nullptr) {
   SumRun r;
   GuardedArray out(1);
   const std::size_t ws_bytes = gpuprims::reduce::workspace_bytes(n, a);
   GuardedArray ws((ws_bytes + 3) / 4, ws_offset);
   EXPECT_TRUE(out.ok() && ws.ok());
-  r.status = explicit_ws ? gpuprims::reduce::sum(in.data(), n, out.data(), ws_bytes ? ws.data() : nullptr, ws_bytes,
-                                                 a, stream)
-                         : gpuprims::reduce::sum(in.data(), n, out.data(), a, stream);
+  r.status = explicit_ws
+                 ? gpuprims::reduce::sum(in.data(), n, out.data(), ws_bytes ? ws.data() : nullptr, ws_bytes, a, stream)
+                 : gpuprims::reduce::sum(in.data(), n, out.data(), a, stream);
   EXPECT_EQ(cudaSuccess, cudaStreamSynchronize(stream));
   EXPECT_EQ(cudaSuccess, cudaGetLastError());
   r.value = out.download()[0];
@@ -86,8 +86,7 @@ void expect_within_bound(float s, const gpuprims::test::SumReference& ref, std::
 }
 
 std::vector<std::int64_t> test_sizes() {
-  std::vector<std::int64_t> sizes = {0,    1,    2,    31,   32,   33,          255,
-                                     256,  257,  1023, 1024, 1025, (1 << 20) + 3, 1 << 24};
+  std::vector<std::int64_t> sizes = {0, 1, 2, 31, 32, 33, 255, 256, 257, 1023, 1024, 1025, (1 << 20) + 3, 1 << 24};
   auto rng = gpuprims::test::make_rng(0x5eed0001);
   std::uniform_int_distribution<std::int64_t> small(1, 5000), large(5001, 1 << 22);
   sizes.push_back(small(rng));

@@ -1,7 +1,7 @@
 // The fused top-2 argmin epilogue on every rung, and reduce::top2_argmin: ties, equal minima, +-0,
 // +-inf, NaN rows, tiny outputs, tails, strides, offsets, beta * C deciding, C not stored, minima in
-// the last tiles to run, determinism; exact against the sorted reference on integer data, within the GEMM bound on random data.
-// Under the sanitizer (GPUPRIMS_SANITIZER=1) dimensions past 300 and vectors past 2^18 shrink
+// the last tiles to run, determinism; exact against the sorted reference on integer data, within the GEMM bound on
+// random data. Under the sanitizer (GPUPRIMS_SANITIZER=1) dimensions past 300 and vectors past 2^18 shrink
 // (sanitizer_sized_dim, sanitizer_sized_count).
 #include <gtest/gtest.h>
 
@@ -36,9 +36,12 @@ void expect_matches_stored_c(const t::GemmLayout& l, const t::Top2Run& run) {
 
 TEST(Top2Fused, IntegerDataIsExactWithTiesOnEveryRung) {
   GPUPRIMS_REQUIRE_GPU();
-  const t::GemmLayout layouts[] = {t::make_layout(1, 1, 1),           t::make_layout(2, 1, 1),
-                                   t::make_layout(1, 2, 3),           t::make_layout(7, 13, 5, 1, 2, 3, 1, 2, 3),
-                                   t::make_layout(33, 65, 9, 0, 0, 0, 3, 1, 2), t::make_layout(130, 260, 17, 4, 4, 4),
+  const t::GemmLayout layouts[] = {t::make_layout(1, 1, 1),
+                                   t::make_layout(2, 1, 1),
+                                   t::make_layout(1, 2, 3),
+                                   t::make_layout(7, 13, 5, 1, 2, 3, 1, 2, 3),
+                                   t::make_layout(33, 65, 9, 0, 0, 0, 3, 1, 2),
+                                   t::make_layout(130, 260, 17, 4, 4, 4),
                                    t::make_layout(257, 129, 3)};
   for (const auto& l : layouts) {
     auto rng = t::make_rng(100 + l.m);
@@ -51,9 +54,9 @@ TEST(Top2Fused, IntegerDataIsExactWithTiesOnEveryRung) {
         std::vector<float> expected(static_cast<std::size_t>(l.m * l.n));
         for (std::int64_t i = 0; i < l.m; ++i)
           for (std::int64_t j = 0; j < l.n; ++j)
-            expected[static_cast<std::size_t>(i * l.n + j)] = static_cast<float>(
-                alpha * ref.sum[static_cast<std::size_t>(i * l.n + j)] +
-                (beta != 0.0f ? beta * in.C[static_cast<std::size_t>(i * l.ldc + j)] : 0.0));
+            expected[static_cast<std::size_t>(i * l.n + j)] =
+                static_cast<float>(alpha * ref.sum[static_cast<std::size_t>(i * l.n + j)] +
+                                   (beta != 0.0f ? beta * in.C[static_cast<std::size_t>(i * l.ldc + j)] : 0.0));
         const t::Top2Run run = t::run_sgemm_top2(l, in, algo, alpha, beta);
         expect_matches_stored_c(l, run);
         EXPECT_EQ(t::top2_diff(run.top2, t::reference_top2(expected.data(), l.m, l.n, l.n)), "");
@@ -216,12 +219,10 @@ TEST(Top2Fused, RandomDataWithinTheGemmBoundAndDeterministic) {
       const auto& f = run.top2.first;
       const auto& s = run.top2.second;
       ASSERT_FALSE(f.row == s.row && f.col == s.col);
-      EXPECT_TRUE(value_at(f.row, f.col) <=
-                  value_at(truth.first.row, truth.first.col) + bound_at(f.row, f.col) +
-                      bound_at(truth.first.row, truth.first.col));
-      EXPECT_TRUE(value_at(s.row, s.col) <=
-                  value_at(truth.second.row, truth.second.col) + bound_at(s.row, s.col) +
-                      bound_at(truth.second.row, truth.second.col));
+      EXPECT_TRUE(value_at(f.row, f.col) <= value_at(truth.first.row, truth.first.col) + bound_at(f.row, f.col) +
+                                                bound_at(truth.first.row, truth.first.col));
+      EXPECT_TRUE(value_at(s.row, s.col) <= value_at(truth.second.row, truth.second.col) + bound_at(s.row, s.col) +
+                                                bound_at(truth.second.row, truth.second.col));
       for (int r = 0; r < 9; ++r) {
         const t::Top2Run again = t::run_sgemm_top2(l, in, algo, 1.0f, 0.0f);
         ASSERT_EQ(t::top2_diff(again.top2, run.top2), "") << "run " << r + 2;
@@ -244,8 +245,8 @@ TEST(Top2Reduce, VectorsAndStridedMatricesAgainstTheSortedReference) {
       EXPECT_EQ(t::top2_diff(run.top2, t::reference_top2(x.data(), 1, n, n)), "") << "n " << n << " off " << offset;
     }
   }
-  for (auto [rows, cols, ld] : {std::tuple<std::int64_t, std::int64_t, std::int64_t>{3, 5, 7}, {100, 37, 40},
-                                {1000, 1, 3}, {17, 300, 300}}) {
+  for (auto [rows, cols, ld] :
+       {std::tuple<std::int64_t, std::int64_t, std::int64_t>{3, 5, 7}, {100, 37, 40}, {1000, 1, 3}, {17, 300, 300}}) {
     auto rng = t::make_rng(700 + rows);
     std::vector<float> x = tk::random_vector(static_cast<std::size_t>(rows * ld), rng);
     x[static_cast<std::size_t>((rows - 1) * ld + cols - 1)] = -5.0f;

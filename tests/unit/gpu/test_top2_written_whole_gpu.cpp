@@ -84,22 +84,26 @@ TEST(Top2WrittenWhole, ReduceTop2EveryPath) {
   const float* p = in.data();
   namespace r = gpuprims::reduce;
 
-  expect_written_whole("vector of 1000 (16-byte loads)", [&](Top2* out) { return r::top2_argmin(p, 1000, out); },
-                       t::reference_top2(x.data(), 1, 1000, 1000));
-  expect_written_whole("vector of 3 (scalar loads)", [&](Top2* out) { return r::top2_argmin(p, 3, out); },
-                       t::reference_top2(x.data(), 1, 3, 3));
-  expect_written_whole("one entry: the second is missing", [&](Top2* out) { return r::top2_argmin(p, 1, out); },
-                       t::reference_top2(x.data(), 1, 1, 1));
-  expect_written_whole("strided 5 x 7, ld 9", [&](Top2* out) { return r::top2_argmin(p, 5, 7, 9, out); },
-                       t::reference_top2(x.data(), 5, 7, 9));
-  expect_written_whole("no entries", [&](Top2* out) { return r::top2_argmin(p, 0, 7, 7, out); },
-                       t::reference_top2(x.data(), 0, 7, 7));
+  expect_written_whole(
+      "vector of 1000 (16-byte loads)", [&](Top2* out) { return r::top2_argmin(p, 1000, out); },
+      t::reference_top2(x.data(), 1, 1000, 1000));
+  expect_written_whole(
+      "vector of 3 (scalar loads)", [&](Top2* out) { return r::top2_argmin(p, 3, out); },
+      t::reference_top2(x.data(), 1, 3, 3));
+  expect_written_whole(
+      "one entry: the second is missing", [&](Top2* out) { return r::top2_argmin(p, 1, out); },
+      t::reference_top2(x.data(), 1, 1, 1));
+  expect_written_whole(
+      "strided 5 x 7, ld 9", [&](Top2* out) { return r::top2_argmin(p, 5, 7, 9, out); },
+      t::reference_top2(x.data(), 5, 7, 9));
+  expect_written_whole(
+      "no entries", [&](Top2* out) { return r::top2_argmin(p, 0, 7, 7, out); }, t::reference_top2(x.data(), 0, 7, 7));
   const std::size_t ws_bytes = r::top2_argmin_workspace_bytes(40, 25);
   const DeviceBuffer<unsigned char> ws(ws_bytes);
   ASSERT_TRUE(ws);
-  expect_written_whole("explicit workspace, 40 x 25",
-                       [&](Top2* out) { return r::top2_argmin(p, 40, 25, 25, out, ws.get(), ws_bytes); },
-                       t::reference_top2(x.data(), 40, 25, 25));
+  expect_written_whole(
+      "explicit workspace, 40 x 25", [&](Top2* out) { return r::top2_argmin(p, 40, 25, 25, out, ws.get(), ws_bytes); },
+      t::reference_top2(x.data(), 40, 25, 25));
 }
 
 TEST(Top2WrittenWhole, FusedGemmTop2EveryPath) {
@@ -134,24 +138,30 @@ TEST(Top2WrittenWhole, FusedGemmTop2EveryPath) {
     c.upload(in.C);
     expect_written_whole(rung + ": scale only (alpha = 0, beta = 1)", fused(0.0f, 1.0f, C, algo), want_c);
   }
-  expect_written_whole("no entries (m = 0)", [&](Top2* out) {
-    return g::sgemm_top2_argmin(0, l.n, l.k, 1.0f, A, l.lda, B, l.ldb, 0.0f, nullptr, l.ldc, out);
-  }, want_empty);
+  expect_written_whole(
+      "no entries (m = 0)",
+      [&](Top2* out) { return g::sgemm_top2_argmin(0, l.n, l.k, 1.0f, A, l.lda, B, l.ldb, 0.0f, nullptr, l.ldc, out); },
+      want_empty);
 
   const std::size_t ws_bytes = g::top2_workspace_bytes(l.m, l.n, l.k);
   const DeviceBuffer<unsigned char> ws(ws_bytes);
   ASSERT_TRUE(ws);
-  expect_written_whole("explicit workspace", [&](Top2* out) {
-    return g::sgemm_top2_argmin(l.m, l.n, l.k, 1.0f, A, l.lda, B, l.ldb, 0.0f, nullptr, l.ldc, out, ws.get(),
-                                ws_bytes);
-  }, want_product);
+  expect_written_whole(
+      "explicit workspace",
+      [&](Top2* out) {
+    return g::sgemm_top2_argmin(l.m, l.n, l.k, 1.0f, A, l.lda, B, l.ldb, 0.0f, nullptr, l.ldc, out, ws.get(), ws_bytes);
+      },
+      want_product);
   // The 64-bit-index path (outputs of 2^32 entries or more), forced: the grid's last block writes the
   // result.
-  expect_written_whole("64-bit-index path, last block writes", [&](Top2* out) {
+  expect_written_whole(
+      "64-bit-index path, last block writes",
+      [&](Top2* out) {
     d::SgemmArgs args{l.m, l.n, l.k, 1.0f, A, l.lda, B, l.ldb, 0.0f, C, l.ldc, Algorithm::tuned, out, true};
     args.force_wide_index = true;
     return d::sgemm_run(args, nullptr, ws.get(), ws_bytes, nullptr);
-  }, want_product);
+      },
+      want_product);
 }
 
 }  // namespace

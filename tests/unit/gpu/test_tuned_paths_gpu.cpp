@@ -65,8 +65,9 @@ void check_plan(const d::GemmPlan& plan, const t::GemmLayout& l, const t::GemmIn
     if (poison) c.poison();
     else c.upload(in.C);
     const float alpha = 0.75f;
-    const d::SgemmArgs args{l.m, l.n, l.k, alpha, a.data(), l.lda, b.data(), l.ldb, beta, c.data(), l.ldc,
-                            gpuprims::gemm::Algorithm::tuned, nullptr, false};
+    const d::SgemmArgs args{l.m,      l.n,   l.k,  alpha,    a.data(), l.lda,
+                            b.data(), l.ldb, beta, c.data(), l.ldc,    gpuprims::gemm::Algorithm::tuned,
+                            nullptr,  false};
     ASSERT_STATUS(Status::success, d::sgemm_run(args, &plan, ws, ws_bytes, nullptr));
     CUDA_OK(cudaDeviceSynchronize());
     EXPECT_EQ(t::check_gemm(l, ref, alpha, beta, in.C, c.download(), poison), "") << "beta " << beta;
@@ -79,14 +80,15 @@ void check_plan(const d::GemmPlan& plan, const t::GemmLayout& l, const t::GemmIn
   ASSERT_TRUE(top2_buffer);
   gpuprims::Top2* const d_top2 = top2_buffer.get();
   const t::Top2Run twin = t::run_reduce_top2(c.download(), l.m, l.n, l.ldc, l.off_c);
-  d::SgemmArgs fused{l.m, l.n, l.k, 0.75f, a.data(), l.lda, b.data(), l.ldb, 0.0f, c.data(), l.ldc,
-                     gpuprims::gemm::Algorithm::tuned, d_top2, true};
+  d::SgemmArgs fused{l.m,      l.n,   l.k,  0.75f,    a.data(), l.lda,
+                     b.data(), l.ldb, 0.0f, c.data(), l.ldc,    gpuprims::gemm::Algorithm::tuned,
+                     d_top2,   true};
   struct Form {
     const char* what;
     bool wide, store;
   };
-  for (const Form f : {Form{"packed, C stored", false, true}, Form{"wide index", true, true},
-                       Form{"C not stored", false, false}}) {
+  for (const Form f :
+       {Form{"packed, C stored", false, true}, Form{"wide index", true, true}, Form{"C not stored", false, false}}) {
     CUDA_OK(cudaMemset(d_top2, 0x7F, sizeof(gpuprims::Top2)));  // poisoned: the call must write it
     fused.force_wide_index = f.wide;
     fused.C = f.store ? c.data() : nullptr;

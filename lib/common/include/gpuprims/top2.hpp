@@ -28,7 +28,8 @@ struct MinEntry {
 
   MinEntry() = default;  //!< trivial: MinEntry{} is all zeros, a bare MinEntry is left unset
   //! {value, row, col}, as before `reserved` existed; `reserved` is always 0.
-  GPUPRIMS_TOP2_HD constexpr MinEntry(float v, std::int64_t r, std::int64_t c) : value(v), reserved(0), row(r), col(c) {}
+  GPUPRIMS_TOP2_HD constexpr MinEntry(float v, std::int64_t r, std::int64_t c)
+      : value(v), reserved(0), row(r), col(c) {}
 };
 
 //! The two smallest entries by value; NaN sorts after +inf; ties go to the lower row-major index.

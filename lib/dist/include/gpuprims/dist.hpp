@@ -109,7 +109,7 @@ struct BSource {
     broadcast,   //!< rank `root` holds B; the call broadcasts it into every other rank's buffer
   };
   Kind kind = Kind::replicated;  //!< where B comes from
-  int root = 0;  //!< the rank that holds B (broadcast only); 0 <= root < nranks
+  int root = 0;                  //!< the rank that holds B (broadcast only); 0 <= root < nranks
 
   //! B is already on every rank.
   static BSource replicated() noexcept { return BSource{}; }
@@ -139,11 +139,11 @@ struct SgemmArgs {
   //! on (so with ldb > n their padding between rows gets the root's padding too). Needed on every
   //! rank when k > 0 and n > 0, also by ranks without rows (they take part in the broadcast).
   float* B = nullptr;
-  std::int64_t ldb = 0;  //!< >= max(1, n); global when B is broadcast (the broadcast's size uses it)
-  float beta = 0.0f;     //!< beta == 0 never reads C (NaN in C does not leak), as gemm::sgemm
+  std::int64_t ldb = 0;      //!< >= max(1, n); global when B is broadcast (the broadcast's size uses it)
+  float beta = 0.0f;         //!< beta == 0 never reads C (NaN in C does not leak), as gemm::sgemm
   float* C_local = nullptr;  //!< m_local x n, row stride ldc (device memory of this rank)
   std::int64_t ldc = 0;      //!< >= max(1, n), as gemm::sgemm
-  BSource b_source{};                             //!< B replicated, or broadcast from a root
+  BSource b_source{};        //!< B replicated, or broadcast from a root
   gemm::Algorithm algo = gemm::Algorithm::tuned;  //!< as gemm::sgemm's (the same on every rank)
 };
 
@@ -214,20 +214,20 @@ GPUPRIMS_API std::size_t sum_workspace_bytes(std::int64_t n_local, int nranks,
 
 //! Explicit-workspace form: no allocation; less than sum_workspace_bytes(n_local, nranks, algo) is
 //! Status::invalid_argument, before any collective. 16-byte aligned.
-GPUPRIMS_API Status sum(ncclComm_t comm, const float* d_in_local, std::int64_t n_local, float* d_out,
-                        void* d_workspace, std::size_t workspace_bytes, cudaStream_t stream = nullptr,
+GPUPRIMS_API Status sum(ncclComm_t comm, const float* d_in_local, std::int64_t n_local, float* d_out, void* d_workspace,
+                        std::size_t workspace_bytes, cudaStream_t stream = nullptr,
                         reduce::Algorithm algo = reduce::Algorithm::shuffle);
 
 // ---- One thread driving several ranks ----------------------------------------------------------
 
 //! One rank's entry of the array form of sgemm / sgemm_top2_argmin.
 struct SgemmCall {
-  ncclComm_t comm = nullptr;    //!< this rank's communicator
-  SgemmArgs args{};             //!< this rank's arguments (global ones equal across entries)
-  Top2* d_top2 = nullptr;       //!< sgemm_top2_argmin only: this rank's result
-  void* d_workspace = nullptr;  //!< explicit workspace, or null with workspace_bytes 0: the pool's
+  ncclComm_t comm = nullptr;        //!< this rank's communicator
+  SgemmArgs args{};                 //!< this rank's arguments (global ones equal across entries)
+  Top2* d_top2 = nullptr;           //!< sgemm_top2_argmin only: this rank's result
+  void* d_workspace = nullptr;      //!< explicit workspace, or null with workspace_bytes 0: the pool's
   std::size_t workspace_bytes = 0;  //!< bytes at d_workspace (the query's value or more)
-  cudaStream_t stream = nullptr;  //!< a stream of this rank's device (nullptr: its default stream)
+  cudaStream_t stream = nullptr;    //!< a stream of this rank's device (nullptr: its default stream)
 };
 
 //! One rank's entry of the array form of sum.
@@ -236,9 +236,9 @@ struct SumCall {
   const float* d_in_local = nullptr;  //!< this rank's shard (device memory of this rank)
   std::int64_t n_local = 0;           //!< floats in the shard (may be 0, may differ per rank)
   float* d_out = nullptr;             //!< this rank's result (device memory of this rank)
-  void* d_workspace = nullptr;  //!< explicit workspace, or null with workspace_bytes 0: the pool's
-  std::size_t workspace_bytes = 0;  //!< bytes at d_workspace (sum_workspace_bytes or more)
-  cudaStream_t stream = nullptr;    //!< a stream of this rank's device (nullptr: its default stream)
+  void* d_workspace = nullptr;        //!< explicit workspace, or null with workspace_bytes 0: the pool's
+  std::size_t workspace_bytes = 0;    //!< bytes at d_workspace (sum_workspace_bytes or more)
+  cudaStream_t stream = nullptr;      //!< a stream of this rank's device (nullptr: its default stream)
   reduce::Algorithm algo = reduce::Algorithm::shuffle;  //!< the same on every rank
 };
 

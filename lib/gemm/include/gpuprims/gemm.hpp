@@ -46,9 +46,9 @@ GPUPRIMS_API const char* name(Algorithm algo) noexcept;
 //! The tuned algorithm may split k over several blocks for outputs too small to fill the GPU; the
 //! partial products are then summed in a fixed order, so results stay bitwise reproducible. The
 //! scratch for them comes from the stream-ordered allocator (cudaMallocAsync) in this form.
-GPUPRIMS_API Status sgemm(std::int64_t m, std::int64_t n, std::int64_t k, float alpha, const float* A,
-                          std::int64_t lda, const float* B, std::int64_t ldb, float beta, float* C,
-                          std::int64_t ldc, Algorithm algo = Algorithm::tuned, cudaStream_t stream = nullptr);
+GPUPRIMS_API Status sgemm(std::int64_t m, std::int64_t n, std::int64_t k, float alpha, const float* A, std::int64_t lda,
+                          const float* B, std::int64_t ldb, float beta, float* C, std::int64_t ldc,
+                          Algorithm algo = Algorithm::tuned, cudaStream_t stream = nullptr);
 
 //! Scratch an sgemm call of this shape and algorithm may need (0 when it needs none): enough for any
 //! alpha and beta. Depends on the current device (the tuned pick reads its multiprocessor count).
@@ -58,10 +58,10 @@ GPUPRIMS_API std::size_t sgemm_workspace_bytes(std::int64_t m, std::int64_t n, s
 //! Explicit-workspace form: no allocation, no synchronization. d_workspace (16-byte aligned device
 //! memory, may be null when the query says 0) of at least sgemm_workspace_bytes(m, n, k, algo) bytes;
 //! less than the call needs is Status::invalid_argument, before any launch.
-GPUPRIMS_API Status sgemm(std::int64_t m, std::int64_t n, std::int64_t k, float alpha, const float* A,
-                          std::int64_t lda, const float* B, std::int64_t ldb, float beta, float* C,
-                          std::int64_t ldc, void* d_workspace, std::size_t workspace_bytes,
-                          Algorithm algo = Algorithm::tuned, cudaStream_t stream = nullptr);
+GPUPRIMS_API Status sgemm(std::int64_t m, std::int64_t n, std::int64_t k, float alpha, const float* A, std::int64_t lda,
+                          const float* B, std::int64_t ldb, float beta, float* C, std::int64_t ldc, void* d_workspace,
+                          std::size_t workspace_bytes, Algorithm algo = Algorithm::tuned,
+                          cudaStream_t stream = nullptr);
 
 //! The top-2 result types (top2.hpp), also reachable as gemm::MinEntry and gemm::Top2.
 using MinEntry = gpuprims::MinEntry;
@@ -83,8 +83,7 @@ GPUPRIMS_API std::size_t top2_workspace_bytes(std::int64_t m, std::int64_t n, st
 //! The fused call with the caller's workspace (at least top2_workspace_bytes(m, n, k, algo) bytes).
 GPUPRIMS_API Status sgemm_top2_argmin(std::int64_t m, std::int64_t n, std::int64_t k, float alpha, const float* A,
                                       std::int64_t lda, const float* B, std::int64_t ldb, float beta, float* C,
-                                      std::int64_t ldc, Top2* d_top2, void* d_workspace,
-                                      std::size_t workspace_bytes, Algorithm algo = Algorithm::tuned,
-                                      cudaStream_t stream = nullptr);
+                                      std::int64_t ldc, Top2* d_top2, void* d_workspace, std::size_t workspace_bytes,
+                                      Algorithm algo = Algorithm::tuned, cudaStream_t stream = nullptr);
 
 }  // namespace gpuprims::gemm

@@ -23,11 +23,11 @@ struct GemmOperands {
 
 struct GemmCall {
   GemmOperands op;
-  bool ab_vec4;  // A and B 16-byte aligned, lda and ldb multiples of 4: float4 loads are legal
+  bool ab_vec4;           // A and B 16-byte aligned, lda and ldb multiples of 4: float4 loads are legal
   EpilogueKind epilogue;  // the visitor the kernels are instantiated with
   OutputParams out;
   VisitorArgs visit;  // the epilogue kind's member is set (its visitor's begin())
-  int splits;  // block rows of the grid (gridDim.y): 1, or the k splits of a split-K plan
+  int splits;         // block rows of the grid (gridDim.y): 1, or the k splits of a split-K plan
   cudaStream_t stream;
 };
 

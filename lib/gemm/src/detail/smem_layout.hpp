@@ -17,9 +17,7 @@ struct SwizzledATile {
 
   GPUPRIMS_HD static constexpr int xor_of(int k) { return ((k >> 2) * (32 / BK)) & 7; }
   // Offset of element (k, m) in floats.
-  GPUPRIMS_HD static constexpr int offset(int k, int m) {
-    return k * BM + ((((m >> 2) ^ xor_of(k))) << 2) + (m & 3);
-  }
+  GPUPRIMS_HD static constexpr int offset(int k, int m) { return k * BM + ((((m >> 2) ^ xor_of(k))) << 2) + (m & 3); }
 
   // The same offset split for the compute loop, for m = base + 16 * s + 4 * t with base % 32 == 0 and
   // 0 <= t < 4: the xor's high bit only swaps sub-tile pairs (s ^ 1), which the unrolled loop folds

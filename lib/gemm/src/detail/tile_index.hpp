@@ -15,8 +15,7 @@ struct TileCoord {
   std::int64_t tn;
 };
 
-GPUPRIMS_HD TileCoord tile_coord(std::int64_t block, std::int64_t tiles_m, std::int64_t tiles_n,
-                                 std::int64_t group_m) {
+GPUPRIMS_HD TileCoord tile_coord(std::int64_t block, std::int64_t tiles_m, std::int64_t tiles_n, std::int64_t group_m) {
   const std::int64_t per_group = group_m * tiles_n;
   const std::int64_t first_m = (block / per_group) * group_m;
   const std::int64_t rows_here = min_of(tiles_m - first_m, group_m);

@@ -4,11 +4,11 @@
 // register tile to the epilogue. The rungs differ only in how they pipeline these.
 #include <cstdint>
 
+#include "common/device/warp_reduce.cuh"
 #include "gemm/src/detail/gemm_call.hpp"
 #include "gemm/src/detail/smem_layout.hpp"
 #include "gemm/src/detail/tile_load.cuh"
 #include "gemm/src/epilogue/epilogue.cuh"
-#include "common/device/warp_reduce.cuh"
 
 namespace gpuprims::detail {
 
@@ -144,7 +144,8 @@ __device__ __forceinline__ void load_fragment(const float* As, const float* Bs, 
     *reinterpret_cast<float4*>(&f.a[sm * 4]) = *reinterpret_cast<const float4*>(a_row + ATile::fixed_part(p, sm));
 #pragma unroll
   for (int sn = 0; sn < Cfg::kSubN; ++sn)
-    *reinterpret_cast<float4*>(&f.b[sn * 4]) = *reinterpret_cast<const float4*>(&Bs[p * Cfg::BN + sn * 32 + pos.b_lane]);
+    *reinterpret_cast<float4*>(&f.b[sn * 4]) =
+        *reinterpret_cast<const float4*>(&Bs[p * Cfg::BN + sn * 32 + pos.b_lane]);
 }
 
 // acc += the outer product of one k step's fragment.

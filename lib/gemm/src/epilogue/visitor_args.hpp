@@ -30,8 +30,8 @@ struct VisitorArgs {
 // call's workspace (the visitor's part of it, 16-byte aligned), its outputs beyond C, and the stream.
 struct EpilogueStart {
   void* workspace;
-  Top2* top2;          // the fused top-2's result (device memory); null for a store-only call
-  std::int64_t cols;   // n: linear indices back into (row, col)
+  Top2* top2;         // the fused top-2's result (device memory); null for a store-only call
+  std::int64_t cols;  // n: linear indices back into (row, col)
   cudaStream_t stream;
 };
 

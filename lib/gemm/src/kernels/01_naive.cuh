@@ -13,7 +13,7 @@ namespace gpuprims::detail {
 // One output per thread in 32 x 32 blocks. kXWalksRows: threadIdx.x picks the row (rung 1) or the
 // column (rung 2, coalesced); that one choice is the difference between the two rungs.
 template <bool kXWalksRows, class Visitor>
-__global__ void __launch_bounds__(SimpleTiling::kTile * SimpleTiling::kTile, 1)
+__global__ void __launch_bounds__(SimpleTiling::kTile* SimpleTiling::kTile, 1)
     one_output_per_thread_kernel(GemmOperands op, EpilogueParams<Visitor> ep) {
   constexpr int T = SimpleTiling::kTile;
   [[maybe_unused]] const auto [m, n, k, A, lda, B, ldb, k_split] = op;  // rungs 1-8 never split k

@@ -12,7 +12,7 @@
 namespace gpuprims::detail {
 
 template <class Visitor>
-__global__ void __launch_bounds__(SimpleTiling::kTile * SimpleTiling::kTile, 1)
+__global__ void __launch_bounds__(SimpleTiling::kTile* SimpleTiling::kTile, 1)
     shared_tiled_kernel(GemmOperands op, EpilogueParams<Visitor> ep) {
   [[maybe_unused]] const auto [m, n, k, A, lda, B, ldb, k_split] = op;  // rungs 1-8 never split k
   constexpr int T = SimpleTiling::kTile;

@@ -45,8 +45,7 @@ Status launch_warptile(const GemmCall& c) {
   GPUPRIMS_TRY(tile_grid(c, Cfg::BM, Cfg::BN, &blocks));
   return launch_by_vec_and_epilogue(c, [&](auto vec, auto visitor) {
     using V = typename decltype(visitor)::type;
-    warptile_kernel<Cfg, decltype(vec)::value, V>
-        <<<blocks, Cfg::kThreads, 0, c.stream>>>(c.op, epilogue_params<V>(c));
+    warptile_kernel<Cfg, decltype(vec)::value, V><<<blocks, Cfg::kThreads, 0, c.stream>>>(c.op, epilogue_params<V>(c));
   });
 }
 

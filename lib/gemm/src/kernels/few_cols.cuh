@@ -8,6 +8,7 @@
 // same bits). Long k is split over block rows (k_range.cuh) when there are too few rows to fill the GPU.
 #include <cstdint>
 
+#include "common/device/warp_reduce.cuh"
 #include "common/src/cuda_check.hpp"
 #include "common/src/math.hpp"
 #include "gemm/src/detail/dependent_launch.cuh"
@@ -16,7 +17,6 @@
 #include "gemm/src/detail/tile_load.cuh"
 #include "gemm/src/epilogue/epilogue.cuh"
 #include "gemm/src/tuning.hpp"
-#include "common/device/warp_reduce.cuh"
 
 namespace gpuprims::detail {
 
@@ -88,7 +88,8 @@ Status launch_few_cols(const GemmCall& c) {
   return launch_by_vec_and_epilogue(c, [&](auto vec, auto visitor) {
     using V = typename decltype(visitor)::type;
     few_cols_kernel<kCols, decltype(vec)::value, V>
-        <<<dim3(static_cast<unsigned>(blocks), c.splits), FewColsShape::kThreads, 0, c.stream>>>(c.op, epilogue_params<V>(c));
+        <<<dim3(static_cast<unsigned>(blocks), c.splits), FewColsShape::kThreads, 0, c.stream>>>(c.op,
+                                                                                                 epilogue_params<V>(c));
   });
 }
 

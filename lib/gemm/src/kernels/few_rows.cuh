@@ -10,6 +10,7 @@
 // not give every SM work.
 #include <cstdint>
 
+#include "common/device/warp_reduce.cuh"
 #include "common/src/cuda_check.hpp"
 #include "common/src/math.hpp"
 #include "gemm/src/detail/dependent_launch.cuh"
@@ -18,7 +19,6 @@
 #include "gemm/src/detail/tile_load.cuh"
 #include "gemm/src/epilogue/epilogue.cuh"
 #include "gemm/src/tuning.hpp"
-#include "common/device/warp_reduce.cuh"
 
 namespace gpuprims::detail {
 
@@ -115,7 +115,8 @@ Status launch_few_rows(const GemmCall& c) {
   return launch_by_vec_and_epilogue(c, [&](auto vec, auto visitor) {
     using V = typename decltype(visitor)::type;
     few_rows_kernel<kRows, decltype(vec)::value, V>
-        <<<dim3(static_cast<unsigned>(blocks), c.splits), FewRowsShape::kThreads, 0, c.stream>>>(c.op, epilogue_params<V>(c));
+        <<<dim3(static_cast<unsigned>(blocks), c.splits), FewRowsShape::kThreads, 0, c.stream>>>(c.op,
+                                                                                                 epilogue_params<V>(c));
   });
 }
 

@@ -6,13 +6,13 @@
 // loop of split_k_reduce_blocks (plan.hpp) blocks.
 #include <cstdint>
 
+#include "common/device/warp_reduce.cuh"
 #include "common/src/cuda_check.hpp"
 #include "common/src/math.hpp"
 #include "gemm/src/detail/dependent_launch.cuh"
 #include "gemm/src/detail/launch.cuh"
 #include "gemm/src/epilogue/epilogue.cuh"
 #include "gemm/src/plan.hpp"
-#include "common/device/warp_reduce.cuh"
 
 namespace gpuprims::detail {
 
@@ -64,10 +64,12 @@ __device__ __forceinline__ T sum_of_splits(const SplitPartials& parts, const flo
 // runs while any lane of the warp has an output (the shuffles need the whole warp); lane 0 of each
 // group applies the epilogue.
 template <int kLanes, class Visitor>
-__device__ __forceinline__ void reduce_splits(const SplitPartials& parts, const OutputParams& out, Epilogue<Visitor>& epi) {
+__device__ __forceinline__ void reduce_splits(const SplitPartials& parts, const OutputParams& out,
+                                              Epilogue<Visitor>& epi) {
   constexpr int kGroups = kSplitKReduceThreads / kLanes;
   const int g = threadIdx.x % kLanes;
-  const std::int64_t warp_first = static_cast<std::int64_t>(blockIdx.x) * kGroups + (threadIdx.x / kWarpSize) * (kWarpSize / kLanes);
+  const std::int64_t warp_first =
+      static_cast<std::int64_t>(blockIdx.x) * kGroups + (threadIdx.x / kWarpSize) * (kWarpSize / kLanes);
   const std::int64_t mine = threadIdx.x % kWarpSize / kLanes;
   const std::int64_t step = static_cast<std::int64_t>(gridDim.x) * kGroups;
   if (epi.vector_c()) {
@@ -79,10 +81,11 @@ __device__ __forceinline__ void reduce_splits(const SplitPartials& parts, const 
       // A row's last float4 may reach into the padding up to ldw, which no split wrote: there, only
       // the columns that exist are read (as a branch inside the load, so the shuffles stay converged).
       const std::int64_t cols = out.n - c;
-      const Sum4 sum = sum_of_splits<kLanes, Sum4>(parts, parts.base + r * parts.ldw + c, g, valid, [cols](const float* p) {
-        if (cols >= 4) return Sum4{__ldcs(reinterpret_cast<const float4*>(p))};
-        return Sum4{make_float4(__ldcs(p), cols > 1 ? __ldcs(p + 1) : 0.0f, cols > 2 ? __ldcs(p + 2) : 0.0f, 0.0f)};
-      });
+      const Sum4 sum =
+          sum_of_splits<kLanes, Sum4>(parts, parts.base + r * parts.ldw + c, g, valid, [cols](const float* p) {
+            if (cols >= 4) return Sum4{__ldcs(reinterpret_cast<const float4*>(p))};
+            return Sum4{make_float4(__ldcs(p), cols > 1 ? __ldcs(p + 1) : 0.0f, cols > 2 ? __ldcs(p + 2) : 0.0f, 0.0f)};
+          });
       if (valid && g == 0) epi.apply4(r, c, sum.v);
     }
   } else {
@@ -98,7 +101,8 @@ __device__ __forceinline__ void reduce_splits(const SplitPartials& parts, const 
 }
 
 template <int kLanes, class Visitor>
-__global__ void __launch_bounds__(kSplitKReduceThreads) split_k_reduce_kernel(SplitPartials parts, EpilogueParams<Visitor> ep) {
+__global__ void __launch_bounds__(kSplitKReduceThreads)
+    split_k_reduce_kernel(SplitPartials parts, EpilogueParams<Visitor> ep) {
   wait_for_prerequisite_grid();  // launched as a dependent of the kernel that wrote the partials
   const float prefetched = Epilogue<Visitor>::prefetch(ep);
   Epilogue<Visitor> epi(ep, prefetched);
@@ -107,14 +111,12 @@ __global__ void __launch_bounds__(kSplitKReduceThreads) split_k_reduce_kernel(Sp
 }
 
 template <int kLanes>
-cudaError_t launch_split_k_reduce_with(const GemmCall& c, const SplitPartials& parts, unsigned blocks,
-                                       bool dependent) {
+cudaError_t launch_split_k_reduce_with(const GemmCall& c, const SplitPartials& parts, unsigned blocks, bool dependent) {
   cudaError_t err = cudaSuccess;
   with_visitor(c.epilogue, [&](auto visitor) {
     using V = typename decltype(visitor)::type;
-    err = launch_maybe_dependent(&split_k_reduce_kernel<kLanes, V>, dim3(blocks),
-                                 dim3(kSplitKReduceThreads), c.stream, dependent, parts,
-                                 epilogue_params<V>(c));
+    err = launch_maybe_dependent(&split_k_reduce_kernel<kLanes, V>, dim3(blocks), dim3(kSplitKReduceThreads), c.stream,
+                                 dependent, parts, epilogue_params<V>(c));
   });
   return err;
 }

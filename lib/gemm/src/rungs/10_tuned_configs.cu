@@ -6,10 +6,10 @@
 
 namespace gpuprims::detail {
 
-#define GPUPRIMS_TUNED_ENTRY(Cfg, label)                                                                 \
-  RungEntry {                                                                                            \
-    label, &launch_double_buffered<Cfg>, Cfg::BM, Cfg::BN, PathKind::tile, true, Cfg::BK, Cfg::BK,       \
-        &double_buffered_occupancy<Cfg>                                                                  \
+#define GPUPRIMS_TUNED_ENTRY(Cfg, label)                                                           \
+  RungEntry {                                                                                      \
+    label, &launch_double_buffered<Cfg>, Cfg::BM, Cfg::BN, PathKind::tile, true, Cfg::BK, Cfg::BK, \
+        &double_buffered_occupancy<Cfg>                                                            \
   }
 
 const RungEntry kTunedConfigs[kNumTunedConfigs] = {

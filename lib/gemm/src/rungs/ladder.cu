@@ -45,8 +45,7 @@ constexpr LadderRung kLadder[] = {
 };
 
 constexpr std::size_t kRungs = sizeof(kLadder) / sizeof(kLadder[0]);
-static_assert(kRungs == gemm::kAllAlgorithms.size(),
-              "one registry line per gemm::Algorithm");
+static_assert(kRungs == gemm::kAllAlgorithms.size(), "one registry line per gemm::Algorithm");
 
 constexpr bool ladder_matches_enum() {
   for (std::size_t i = 0; i < kRungs; ++i)

@@ -38,9 +38,8 @@ GPUPRIMS_API std::size_t workspace_bytes(std::int64_t n, Algorithm algo = Algori
 
 //! d_out[0] = sum of d_in[0..n), enqueued on stream. n == 0 gives 0. No allocation, no synchronization.
 //! Bitwise deterministic for a given n, variant and device.
-GPUPRIMS_API Status sum(const float* d_in, std::int64_t n, float* d_out, void* d_workspace,
-                        std::size_t workspace_bytes, Algorithm algo = Algorithm::shuffle,
-                        cudaStream_t stream = nullptr);
+GPUPRIMS_API Status sum(const float* d_in, std::int64_t n, float* d_out, void* d_workspace, std::size_t workspace_bytes,
+                        Algorithm algo = Algorithm::shuffle, cudaStream_t stream = nullptr);
 
 //! Same, with scratch taken from the stream-ordered allocator.
 GPUPRIMS_API Status sum(const float* d_in, std::int64_t n, float* d_out, Algorithm algo = Algorithm::shuffle,
@@ -52,12 +51,11 @@ GPUPRIMS_API Status sum(const float* d_in, std::int64_t n, float* d_out, Algorit
 //! This query gives the scratch of the explicit-workspace form below.
 GPUPRIMS_API std::size_t top2_argmin_workspace_bytes(std::int64_t rows, std::int64_t cols) noexcept;
 //! Explicit-workspace form: no allocation, no synchronization; d_workspace 16-byte aligned.
-GPUPRIMS_API Status top2_argmin(const float* d_in, std::int64_t rows, std::int64_t cols, std::int64_t ld,
-                                Top2* d_out, void* d_workspace, std::size_t workspace_bytes,
-                                cudaStream_t stream = nullptr);
+GPUPRIMS_API Status top2_argmin(const float* d_in, std::int64_t rows, std::int64_t cols, std::int64_t ld, Top2* d_out,
+                                void* d_workspace, std::size_t workspace_bytes, cudaStream_t stream = nullptr);
 //! Same, with scratch taken from the stream-ordered allocator.
-GPUPRIMS_API Status top2_argmin(const float* d_in, std::int64_t rows, std::int64_t cols, std::int64_t ld,
-                                Top2* d_out, cudaStream_t stream = nullptr);
+GPUPRIMS_API Status top2_argmin(const float* d_in, std::int64_t rows, std::int64_t cols, std::int64_t ld, Top2* d_out,
+                                cudaStream_t stream = nullptr);
 //! Over a vector of n floats: row is 0 and col is the index.
 GPUPRIMS_API Status top2_argmin(const float* d_in, std::int64_t n, Top2* d_out, cudaStream_t stream = nullptr);
 

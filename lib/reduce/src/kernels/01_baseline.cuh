@@ -19,8 +19,8 @@ __device__ __forceinline__ void tree_interleaved(float* sdata, int tid) {
 
 // out[blockIdx.x] = sum of the tiles this block owns. Launch with kThreads threads per block.
 template <int kThreads>
-__global__ void __launch_bounds__(kThreads) sum_baseline(const float* __restrict__ in, std::int64_t n,
-                                                         float* __restrict__ out) {
+__global__ void __launch_bounds__(kThreads)
+    sum_baseline(const float* __restrict__ in, std::int64_t n, float* __restrict__ out) {
   __shared__ float sdata[kThreads];
   const float s = tiled_block_sum<kThreads>(in, n, sdata, [](float* sd, int t) { tree_interleaved<kThreads>(sd, t); });
   if (threadIdx.x == 0) out[blockIdx.x] = s;

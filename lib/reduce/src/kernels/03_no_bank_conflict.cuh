@@ -18,11 +18,10 @@ __device__ __forceinline__ void tree_sequential(float* sdata, int tid) {
 }
 
 template <int kThreads>
-__global__ void __launch_bounds__(kThreads) sum_no_bank_conflict(const float* __restrict__ in, std::int64_t n,
-                                                                 float* __restrict__ out) {
+__global__ void __launch_bounds__(kThreads)
+    sum_no_bank_conflict(const float* __restrict__ in, std::int64_t n, float* __restrict__ out) {
   __shared__ float sdata[kThreads];
-  const float s =
-      tiled_block_sum<kThreads>(in, n, sdata, [](float* sd, int t) { tree_sequential<kThreads>(sd, t); });
+  const float s = tiled_block_sum<kThreads>(in, n, sdata, [](float* sd, int t) { tree_sequential<kThreads>(sd, t); });
   if (threadIdx.x == 0) out[blockIdx.x] = s;
 }
 

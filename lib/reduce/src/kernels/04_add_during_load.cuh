@@ -12,8 +12,8 @@
 namespace gpuprims::reduce::detail {
 
 template <int kThreads>
-__global__ void __launch_bounds__(kThreads) sum_add_during_load(const float* __restrict__ in, std::int64_t n,
-                                                                float* __restrict__ out) {
+__global__ void __launch_bounds__(kThreads)
+    sum_add_during_load(const float* __restrict__ in, std::int64_t n, float* __restrict__ out) {
   __shared__ float sdata[kThreads];
   const int tid = static_cast<int>(threadIdx.x);
   const std::int64_t nthreads = static_cast<std::int64_t>(gridDim.x) * kThreads;

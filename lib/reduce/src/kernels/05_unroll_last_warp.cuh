@@ -36,8 +36,8 @@ __device__ __forceinline__ float tree_unrolled_last_warp(float* sdata, int tid) 
 }
 
 template <int kThreads>
-__global__ void __launch_bounds__(kThreads) sum_unroll_last_warp(const float* __restrict__ in, std::int64_t n,
-                                                                 float* __restrict__ out) {
+__global__ void __launch_bounds__(kThreads)
+    sum_unroll_last_warp(const float* __restrict__ in, std::int64_t n, float* __restrict__ out) {
   __shared__ float sdata[kThreads];
   const int tid = static_cast<int>(threadIdx.x);
   const std::int64_t nthreads = static_cast<std::int64_t>(gridDim.x) * kThreads;

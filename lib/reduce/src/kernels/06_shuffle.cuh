@@ -13,8 +13,8 @@
 namespace gpuprims::reduce::detail {
 
 template <int kThreads>
-__global__ void __launch_bounds__(kThreads) sum_shuffle(const float* __restrict__ in, std::int64_t n,
-                                                        float* __restrict__ out) {
+__global__ void __launch_bounds__(kThreads)
+    sum_shuffle(const float* __restrict__ in, std::int64_t n, float* __restrict__ out) {
   const int tid = static_cast<int>(threadIdx.x);
   const std::int64_t nthreads = static_cast<std::int64_t>(gridDim.x) * kThreads;
   const std::int64_t gtid = static_cast<std::int64_t>(blockIdx.x) * kThreads + tid;
