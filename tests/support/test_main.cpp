@@ -5,6 +5,7 @@
 // GPUPRIMS_TEST_BINARY_MIN_GPUS (0, 1 or 2) come from tests/CMakeLists.txt, per binary.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 
@@ -39,7 +40,7 @@ int main(int argc, char** argv) {
   const auto* unit = ::testing::UnitTest::GetInstance();
   // A skip is a failure where the binary's tests had what they need: a device (two for a multigpu
   // binary, whose tests skip on a one-GPU machine with their reason and do not fail it).
-  const int needed = GPUPRIMS_TEST_BINARY_MIN_GPUS > 1 ? GPUPRIMS_TEST_BINARY_MIN_GPUS : 1;
+  const int needed = std::max(GPUPRIMS_TEST_BINARY_MIN_GPUS, 1);
   if (gpuprims::test::gpu_count() >= needed && unit->skipped_test_count() > 0) {
     std::printf("[gpuprims] FAIL: %d test(s) skipped although %d CUDA device(s) are present\n",
                 unit->skipped_test_count(), gpuprims::test::gpu_count());

@@ -77,7 +77,7 @@ class SgemmOp final : public RankOp {
 
   Status after(int block) override {
     if (!plan_.overlapped) return multiply(0, a_.k, a_.beta);
-    const cudaEvent_t arrived = events_[static_cast<std::size_t>(block)];
+    cudaEvent_t arrived = events_[static_cast<std::size_t>(block)];
     GPUPRIMS_CUDA_TRY(cudaEventRecord(arrived, side_));
     GPUPRIMS_CUDA_TRY(cudaStreamWaitEvent(stream(), arrived, 0));
     // The first block applies beta; the later ones add to what is there.

@@ -22,7 +22,7 @@ namespace dist = gpuprims::dist;
 namespace dd = gpuprims::dist::detail;
 
 // Not a communicator: any NCCL call on it would fault. Every call below must return before one.
-const ncclComm_t kBogusComm = reinterpret_cast<ncclComm_t>(std::uintptr_t{0x10});
+ncclComm_t bogus_comm() { return reinterpret_cast<ncclComm_t>(std::uintptr_t{0x10}); }
 
 // Stand-ins for device buffers: the checks look at the pointers only.
 alignas(64) float g_buffer[256];
@@ -52,10 +52,10 @@ dist::SgemmArgs valid_args() {
 // `expected` without touching it.
 void expect_both(Status expected, const dist::SgemmArgs& a, const char* what) {
   SCOPED_TRACE(what);
-  EXPECT_STATUS(expected, dist::sgemm(kBogusComm, a));
-  EXPECT_STATUS(expected, dist::sgemm(kBogusComm, a, g_buffer, sizeof g_buffer));
-  EXPECT_STATUS(expected, dist::sgemm_top2_argmin(kBogusComm, a, g_top2));
-  EXPECT_STATUS(expected, dist::sgemm_top2_argmin(kBogusComm, a, g_top2, g_buffer, sizeof g_buffer));
+  EXPECT_STATUS(expected, dist::sgemm(bogus_comm(), a));
+  EXPECT_STATUS(expected, dist::sgemm(bogus_comm(), a, g_buffer, sizeof g_buffer));
+  EXPECT_STATUS(expected, dist::sgemm_top2_argmin(bogus_comm(), a, g_top2));
+  EXPECT_STATUS(expected, dist::sgemm_top2_argmin(bogus_comm(), a, g_top2, g_buffer, sizeof g_buffer));
 }
 
 TEST(DistValidation, ValidArgumentsPassTheChecksWithoutACommunicator) {
@@ -138,8 +138,8 @@ TEST(DistValidation, PointersAndLeadingDimensions) {
   expect_both(Status::invalid_argument, a, "null B");
   a = valid_args();
   a.C_local = nullptr;
-  EXPECT_STATUS(Status::invalid_argument, dist::sgemm(kBogusComm, a)) << "null C";
-  EXPECT_STATUS(Status::invalid_argument, dist::sgemm_top2_argmin(kBogusComm, a, g_top2)) << "null C with beta != 0";
+  EXPECT_STATUS(Status::invalid_argument, dist::sgemm(bogus_comm(), a)) << "null C";
+  EXPECT_STATUS(Status::invalid_argument, dist::sgemm_top2_argmin(bogus_comm(), a, g_top2)) << "null C with beta != 0";
   a.beta = 0.0f;
   EXPECT_STATUS(Status::success, dd::check_sgemm_local(a, true, g_top2)) << "C not stored: allowed with beta == 0";
   a = valid_args();
@@ -158,9 +158,9 @@ TEST(DistValidation, PointersAndLeadingDimensions) {
   a.algo = static_cast<gpuprims::gemm::Algorithm>(99);
   expect_both(Status::invalid_argument, a, "unknown algorithm");
   a = valid_args();
-  EXPECT_STATUS(Status::invalid_argument, dist::sgemm_top2_argmin(kBogusComm, a, nullptr)) << "null d_top2";
+  EXPECT_STATUS(Status::invalid_argument, dist::sgemm_top2_argmin(bogus_comm(), a, nullptr)) << "null d_top2";
   EXPECT_STATUS(Status::misaligned_pointer,
-                dist::sgemm_top2_argmin(kBogusComm, a, reinterpret_cast<Top2*>(g_buffer + 1)))
+                dist::sgemm_top2_argmin(bogus_comm(), a, reinterpret_cast<Top2*>(g_buffer + 1)))
       << "misaligned d_top2";
 }
 
@@ -194,15 +194,15 @@ TEST(DistValidation, Top2IndicesFitInt64) {
 
 TEST(DistValidation, Sum) {
   float* out = g_buffer + 8;
-  EXPECT_STATUS(Status::invalid_argument, dist::sum(kBogusComm, g_buffer, -1, out)) << "negative n_local";
-  EXPECT_STATUS(Status::invalid_argument, dist::sum(kBogusComm, nullptr, 5, out)) << "null input";
-  EXPECT_STATUS(Status::invalid_argument, dist::sum(kBogusComm, g_buffer, 5, nullptr)) << "null output";
-  EXPECT_STATUS(Status::misaligned_pointer, dist::sum(kBogusComm, misaligned(g_buffer), 5, out));
-  EXPECT_STATUS(Status::misaligned_pointer, dist::sum(kBogusComm, g_buffer, 5, const_cast<float*>(misaligned(out))));
+  EXPECT_STATUS(Status::invalid_argument, dist::sum(bogus_comm(), g_buffer, -1, out)) << "negative n_local";
+  EXPECT_STATUS(Status::invalid_argument, dist::sum(bogus_comm(), nullptr, 5, out)) << "null input";
+  EXPECT_STATUS(Status::invalid_argument, dist::sum(bogus_comm(), g_buffer, 5, nullptr)) << "null output";
+  EXPECT_STATUS(Status::misaligned_pointer, dist::sum(bogus_comm(), misaligned(g_buffer), 5, out));
+  EXPECT_STATUS(Status::misaligned_pointer, dist::sum(bogus_comm(), g_buffer, 5, const_cast<float*>(misaligned(out))));
   EXPECT_STATUS(Status::invalid_argument,
-                dist::sum(kBogusComm, g_buffer, 5, out, nullptr, static_cast<gpuprims::reduce::Algorithm>(42)))
+                dist::sum(bogus_comm(), g_buffer, 5, out, nullptr, static_cast<gpuprims::reduce::Algorithm>(42)))
       << "unknown algorithm";
-  EXPECT_STATUS(Status::invalid_argument, dist::sum(kBogusComm, g_buffer, -1, out, g_buffer + 16, 64));
+  EXPECT_STATUS(Status::invalid_argument, dist::sum(bogus_comm(), g_buffer, -1, out, g_buffer + 16, 64));
   EXPECT_STATUS(Status::success, dd::check_sum_local(nullptr, 0, out, gpuprims::reduce::Algorithm::shuffle))
       << "an empty shard needs no input";
 }
@@ -233,7 +233,7 @@ TEST(DistValidation, ArrayFormsCheckEveryEntryBeforeAnyCall) {
   EXPECT_STATUS(Status::invalid_argument, dist::sgemm(static_cast<const dist::SgemmCall*>(nullptr), 2));
   EXPECT_STATUS(Status::invalid_argument, dist::sum(static_cast<const dist::SumCall*>(nullptr), 1));
   dist::SgemmCall calls[2];
-  calls[0].comm = kBogusComm;
+  calls[0].comm = bogus_comm();
   calls[0].args = valid_args();
   calls[0].d_top2 = g_top2;
   calls[1] = calls[0];
@@ -247,7 +247,7 @@ TEST(DistValidation, ArrayFormsCheckEveryEntryBeforeAnyCall) {
   calls[1] = calls[0];
   EXPECT_STATUS(Status::invalid_argument, dist::sgemm(calls, 2));
   dist::SumCall sums[2];
-  sums[0].comm = kBogusComm;
+  sums[0].comm = bogus_comm();
   sums[0].d_in_local = g_buffer;
   sums[0].n_local = 4;
   sums[0].d_out = g_buffer + 8;

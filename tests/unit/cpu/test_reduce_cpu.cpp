@@ -57,7 +57,7 @@ TEST(ReduceCpu, NamesFollowTheLadder) {
 // first two-pass grids) and sizes up to 2^62: the partials fit the queried bytes, and the query is 0
 // exactly when no GPU takes two passes (a null workspace is then accepted, and nothing is written).
 TEST(ReduceCpu, WorkspaceHoldsEveryGridsPartialsAndIsZeroOnlyForOnePass) {
-  const std::int64_t residents[] = {1, 2, 3, 132, 132 * 8, 2047, 2048, 2049, std::int64_t{1} << 20};
+  const std::int64_t residents[] = {1, 2, 3, 132, std::int64_t{132} * 8, 2047, 2048, 2049, std::int64_t{1} << 20};
   std::vector<std::int64_t> sizes = {-1};
   for (std::int64_t n = 0; n <= 10000; ++n) sizes.push_back(n);
   for (std::int64_t n = 10001; n < (std::int64_t{1} << 62); n += n / 7 + 3) sizes.push_back(n);
