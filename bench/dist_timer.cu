@@ -112,17 +112,4 @@ float MultiTimer::release_and_measure(int used) {
   return worst;
 }
 
-Timing MultiTimer::summarize(std::vector<float> ms, const TimingOptions& opt) {
-  (void)opt;
-  Timing t;
-  t.reps = static_cast<int>(ms.size());
-  if (ms.empty()) return t;
-  std::sort(ms.begin(), ms.end());
-  const std::size_t n = ms.size();
-  t.median_ms = n % 2 ? ms[n / 2] : 0.5 * (ms[n / 2 - 1] + ms[n / 2]);
-  t.min_ms = ms.front();
-  t.max_ms = ms.back();
-  return t;
-}
-
 }  // namespace gpuprims::bench

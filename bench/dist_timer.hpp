@@ -38,7 +38,7 @@ class MultiTimer {
       fn();
       ms.push_back(release_and_measure(used));
     }
-    return summarize(ms, opt);
+    return summarize(ms);
   }
 
  private:
@@ -51,7 +51,6 @@ class MultiTimer {
   void sync(int used);
   void arm(int used, bool flush_l2);
   float release_and_measure(int used);
-  static Timing summarize(std::vector<float> ms, const TimingOptions& opt);
 
   std::vector<Rank> ranks_;
   std::size_t flush_bytes_ = 0;

@@ -61,7 +61,7 @@ Timer::~Timer() {
 
 void Timer::flush() { BENCH_CUDA(cudaMemsetAsync(flush_buffer_, 0x5a, flush_bytes_, stream_)); }
 
-Timing Timer::summarize(std::vector<float> ms) {
+Timing summarize(std::vector<float> ms) {
   Timing t;
   t.reps = static_cast<int>(ms.size());
   if (ms.empty()) return t;

@@ -53,6 +53,9 @@ struct Timing {
   int reps = 0;
 };
 
+// Median, min and max of the per-run times (ms), as every timer reports them.
+Timing summarize(std::vector<float> ms);
+
 struct TimingOptions {
   int warmup = 3;
   int reps = 25;  // >= 20
@@ -88,7 +91,6 @@ class Timer {
   void flush();
 
  private:
-  static Timing summarize(std::vector<float> ms);
   cudaStream_t stream_ = nullptr;
   cudaEvent_t start_ = nullptr, stop_ = nullptr;
   void* flush_buffer_ = nullptr;
