@@ -84,6 +84,32 @@ struct FewColsShape {
   static constexpr int kKStep = 128;
 };
 
+// Rungs 11-12 (tensor cores, kernels/11_tf32.cuh): the block tile BM x BN in warp tiles WM x WN of
+// m16n8k8 MMAs, k in slabs BK deep through kStages shared-memory stages filled by cp.async. Rows of A
+// and B in shared memory are padded (kAStride, kBStride) so that fragment reads hit 32 distinct banks;
+// after the main loop the block's results pass through shared memory (kCStride per row) to leave as
+// coalesced 16-byte rows.
+template <int BM_, int BN_, int BK_, int WM_, int WN_, int Stages_, int MinBlocksPerSm_, int GroupM_ = 8>
+struct TensorCoreConfig {
+  static constexpr int BM = BM_, BN = BN_, BK = BK_, WM = WM_, WN = WN_;
+  static constexpr int kStages = Stages_, kMinBlocksPerSm = MinBlocksPerSm_, kGroupM = GroupM_;
+  static constexpr int kWarpsM = BM / WM, kWarpsN = BN / WN;
+  static constexpr int kThreads = kWarpsM * kWarpsN * 32;
+  static constexpr int kTilesM = WM / 16, kTilesN = WN / 8;  // m16n8 MMA tiles per warp tile
+  static constexpr int kAStride = BK + 4;                    // rows 4 banks apart: ldmatrix conflict-free
+  static constexpr int kBStride = BN + 8;                    // rows 8 banks apart: (k t, n g) reads
+  static constexpr int kCStride = BN + 8;                    // float2 stores of the results
+  static constexpr int kStageFloats = BM * kAStride + BK * kBStride;
+  static constexpr int kSmemBytes =
+      4 * (kStages * kStageFloats > BM * kCStride ? kStages * kStageFloats : BM * kCStride);
+  static_assert(BM % WM == 0 && BN % WN == 0 && WM % 16 == 0 && WN % 8 == 0, "whole MMA tiles");
+  static_assert(BK % 8 == 0 && BK >= 8, "whole k8 steps per slab");
+  static_assert(BM * BK % (4 * kThreads) == 0 && BK * BN % (4 * kThreads) == 0, "slabs split evenly");
+  static_assert(kStages >= 2, "at least one slab in flight while another is read");
+};
+
+using TensorCoreRungConfig = TensorCoreConfig<128, 128, 32, 64, 32, 3, 1>;
+
 // Measured and not kept: 128x256 and 256x128 with BK = 16 (H200: never beat BK = 8); 128x128x8 at 2
 // blocks per SM (H100: spills under the 128-register cap, 39.9 vs 46.2 TFLOP/s at 4096^3); a
 // persistent form of configs 2 and 4 that loads a block's next tile during its last slab (H100: never

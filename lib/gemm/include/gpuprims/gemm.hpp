@@ -14,8 +14,11 @@
 namespace gpuprims::gemm {
 
 //! The rungs of the SGEMM ladder, each selectable (docs/ARCHITECTURE.md says what each adds). `tuned`
-//! is the fastest: a cost model picks, per shape, among tile shapes, k splits and narrow-output
-//! kernels. The others are the ladder's steps, kept for study and comparison.
+//! is the default and the fastest FP32 one: a cost model picks, per shape, among tile shapes, k splits
+//! and narrow-output kernels. The rungs before it are the ladder's steps, kept for study and
+//! comparison. The two after it run on tensor cores (compute capability 8.0+; Status::unsupported
+//! below): `tf32x3` keeps FP32-class accuracy (docs/ERROR-BOUNDS.md) at tensor-core speed on large
+//! products; `tf32` is lossy (about 1e-3 relative to the magnitudes of the products), opt-in only.
 enum class Algorithm {
   naive,               //!< one thread per output, uncoalesced
   coalesced,           //!< one thread per output, coalesced
@@ -27,11 +30,13 @@ enum class Algorithm {
   warptile,            //!< warp tiles
   double_buffered,     //!< two shared-memory stages
   tuned,               //!< the cost model's pick (split-K, narrow paths); the default
+  tf32,                //!< tensor cores, operands rounded to TF32: lossy (~1e-3 relative), opt-in
+  tf32x3,              //!< tensor cores, three TF32 products per product: FP32-class accuracy
 };
 
-//! Every rung, in ladder order (every enum value from naive to tuned, which stays last).
+//! Every rung, in ladder order (every enum value from naive to tf32x3, which stays last).
 inline constexpr auto kAllAlgorithms = [] {
-  std::array<Algorithm, static_cast<std::size_t>(Algorithm::tuned) + 1> all{};
+  std::array<Algorithm, static_cast<std::size_t>(Algorithm::tf32x3) + 1> all{};
   for (std::size_t i = 0; i < all.size(); ++i) all[i] = static_cast<Algorithm>(i);
   return all;
 }();

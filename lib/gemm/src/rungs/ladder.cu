@@ -15,6 +15,8 @@
 #include "gemm/src/kernels/07_bank_conflict_free.cuh"
 #include "gemm/src/kernels/08_warptile.cuh"
 #include "gemm/src/kernels/09_double_buffered.cuh"
+#include "gemm/src/kernels/11_tf32.cuh"
+#include "gemm/src/kernels/12_tf32x3.cuh"
 #include "gemm/src/rungs/rungs.hpp"
 
 namespace gpuprims {
@@ -42,6 +44,12 @@ constexpr LadderRung kLadder[] = {
      {"double_buffered", &launch_double_buffered<DoubleBufferedRungConfig>, DoubleBufferedRungConfig::BM,
       DoubleBufferedRungConfig::BN}},
     {Algorithm::tuned, {"tuned", nullptr, 0, 0}},
+    {Algorithm::tf32,
+     {"tf32", &launch_tensor_core<TensorCoreRungConfig, OneTf32Product>, TensorCoreRungConfig::BM,
+      TensorCoreRungConfig::BN}},
+    {Algorithm::tf32x3,
+     {"tf32x3", &launch_tensor_core<TensorCoreRungConfig, ThreeTf32Products>, TensorCoreRungConfig::BM,
+      TensorCoreRungConfig::BN}},
 };
 
 constexpr std::size_t kRungs = sizeof(kLadder) / sizeof(kLadder[0]);
