@@ -61,7 +61,8 @@ GemmRun run_sgemm(const GemmLayout& l, const GemmInputs& in, gemm::Algorithm alg
 }
 
 std::string check_gemm(const GemmLayout& l, const ProductReference& ref, float alpha, float beta,
-                       const std::vector<float>& c_in, const std::vector<float>& c_out, bool c_was_poisoned) {
+                       const std::vector<float>& c_in, const std::vector<float>& c_out, bool c_was_poisoned,
+                       gemm::Algorithm algo) {
   std::ostringstream os;
   int problems = 0;
   for (std::int64_t i = 0; i < l.m && problems < 5; ++i) {
@@ -85,7 +86,7 @@ std::string check_gemm(const GemmLayout& l, const ProductReference& ref, float a
         mag += std::fabs(static_cast<double>(beta) * c_in[at]);
       }
       const double err = std::fabs(static_cast<double>(got) - want);
-      const double bound = gemm_error_bound(l.k, mag);
+      const double bound = gemm_error_bound(algo, l.k, mag);
       if (!(err <= bound)) {  // NaN fails
         os << "C[" << i << "," << j << "] = " << got << ", want " << want << " (err " << err << " > bound " << bound
            << "); ";

@@ -42,10 +42,11 @@ struct GemmRun {
 GemmRun run_sgemm(const GemmLayout& l, const GemmInputs& in, gemm::Algorithm algo, float alpha, float beta,
                   bool poison_c);
 
-// Empty when every element of the m x n window is within the bound of alpha * sum + beta * C_in (NaN
-// fails) and every padding element (columns n..ldc-1) is bitwise what it was; else a description of
-// the first problems.
+// Empty when every element of the m x n window is within algo's bound of alpha * sum + beta * C_in
+// (NaN fails) and every padding element (columns n..ldc-1) is bitwise what it was; else a description
+// of the first problems.
 std::string check_gemm(const GemmLayout& l, const ProductReference& ref, float alpha, float beta,
-                       const std::vector<float>& c_in, const std::vector<float>& c_out, bool c_was_poisoned);
+                       const std::vector<float>& c_in, const std::vector<float>& c_out, bool c_was_poisoned,
+                       gemm::Algorithm algo = gemm::Algorithm::tuned);
 
 }  // namespace gpuprims::test

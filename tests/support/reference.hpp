@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <vector>
 
+#include <gpuprims/gemm.hpp>
 #include <gpuprims/top2.hpp>
 
 namespace gpuprims::test {
@@ -34,6 +35,22 @@ void reference_product_entry(std::int64_t i, std::int64_t j, std::int64_t k, con
 // |C - ref| <= c * (k + 2) * 2^-24 * magnitude.
 inline double gemm_error_bound(std::int64_t k, double magnitude, double c = 2.0) {
   return c * static_cast<double>(k + 2) * kUnitRoundoff * magnitude;
+}
+
+// The bound of one algorithm (docs/ERROR-BOUNDS.md): the FP32 bound above for the FP32 rungs; for
+// tf32x3 the same once k >= 18, and (40 + k / 32) * 2^-24 * magnitude below (its split and its
+// tensor-core sums cost a fixed few units that FP32's k + 2 does not cover for short k); for tf32 the
+// FP32 bound plus the rounding of both operands to TF32, (2^-10 + 2^-22) * magnitude.
+inline double gemm_error_bound(gemm::Algorithm algo, std::int64_t k, double magnitude) {
+  const double fp32 = gemm_error_bound(k, magnitude);
+  switch (algo) {
+    case gemm::Algorithm::tf32x3: {
+      const double split = (40.0 + static_cast<double>(k) / 32.0) * kUnitRoundoff * magnitude;
+      return fp32 > split ? fp32 : split;
+    }
+    case gemm::Algorithm::tf32: return fp32 + (1.0 / 1024.0 + 1.0 / 4194304.0) * magnitude;
+    default: return fp32;
+  }
 }
 
 // The two smallest entries of a row-major rows x cols float matrix (ld-strided), by the library's

@@ -50,7 +50,7 @@ bool gemm_property_holds(Algorithm algo) {
     RC_ASSERT(run.status == gpuprims::Status::success);
     RC_ASSERT(run.cuda_error.empty());
     RC_ASSERT(run.guard_damage.empty());
-    const std::string problems = t::check_gemm(l, ref, alpha, beta, in.C, run.C, poison);
+    const std::string problems = t::check_gemm(l, ref, alpha, beta, in.C, run.C, poison, algo);
     RC_LOG() << l.describe() << " alpha " << alpha << " beta " << beta << ": " << problems;
     RC_ASSERT(problems.empty());
   });

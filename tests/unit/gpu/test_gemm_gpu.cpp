@@ -45,7 +45,7 @@ void check_every_rung(const t::GemmLayout& l, std::uint64_t salt) {
       ASSERT_EQ(run.cuda_error, "");
       EXPECT_EQ(run.guard_damage, "");
       // alpha = 0, beta = 1 is a no-op: C stays bitwise as it was.
-      EXPECT_EQ(t::check_gemm(l, ref, ab.alpha, ab.beta, in.C, run.C, ab.poison_c), "");
+      EXPECT_EQ(t::check_gemm(l, ref, ab.alpha, ab.beta, in.C, run.C, ab.poison_c, algo), "");
     }
   }
 }
@@ -103,7 +103,7 @@ TEST(GemmEdges, KZeroGivesBetaTimesCWithoutReadingAOrB) {
       const t::GemmRun run = t::run_sgemm(l, in, algo, 1.0f, beta, beta == 0.0f);
       ASSERT_STATUS(Status::success, run.status);
       EXPECT_EQ(run.cuda_error, "");
-      EXPECT_EQ(t::check_gemm(l, ref, 1.0f, beta, in.C, run.C, beta == 0.0f), "") << gpuprims::gemm::name(algo);
+      EXPECT_EQ(t::check_gemm(l, ref, 1.0f, beta, in.C, run.C, beta == 0.0f, algo), "") << gpuprims::gemm::name(algo);
     }
   }
 }

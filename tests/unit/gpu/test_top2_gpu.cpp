@@ -208,11 +208,11 @@ TEST(Top2Fused, RandomDataWithinTheGemmBoundAndDeterministic) {
     std::vector<float> exact(ref.sum.size());
     for (std::size_t i = 0; i < exact.size(); ++i) exact[i] = static_cast<float>(ref.sum[i]);
     const Top2 truth = t::reference_top2(exact.data(), l.m, l.n, l.n);
-    auto bound_at = [&](std::int64_t r, std::int64_t c) {
-      return t::gemm_error_bound(l.k, ref.mag[static_cast<std::size_t>(r * l.n + c)]);
-    };
     auto value_at = [&](std::int64_t r, std::int64_t c) { return ref.sum[static_cast<std::size_t>(r * l.n + c)]; };
     for (Algorithm algo : kAllAlgorithms) {
+      auto bound_at = [&](std::int64_t r, std::int64_t c) {
+        return t::gemm_error_bound(algo, l.k, ref.mag[static_cast<std::size_t>(r * l.n + c)]);
+      };
       SCOPED_TRACE(std::string(gpuprims::gemm::name(algo)) + " " + l.describe());
       const t::Top2Run run = t::run_sgemm_top2(l, in, algo, 1.0f, 0.0f);
       expect_matches_stored_c(l, run);

@@ -23,8 +23,7 @@ __device__ __forceinline__ std::uint32_t shared_address(const void* p) {
 // but src must still be a valid address). Bypasses L1 (.cg): each element is used once per block.
 __device__ __forceinline__ void copy16_async(void* dst, const void* src, int src_bytes) {
 #if GPUPRIMS_HAS_TF32_MMA
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(shared_address(dst)), "l"(src),
-               "r"(src_bytes));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(shared_address(dst)), "l"(src), "r"(src_bytes));
 #endif
 }
 

@@ -52,7 +52,9 @@ class TensorCoreSlabCopy {
 
  public:
   __device__ TensorCoreSlabCopy(const GemmOperands& op, std::int64_t row0, std::int64_t col0, int tid)
-      : a_row_(tid / kAChunksPerRow), a_k_((tid % kAChunksPerRow) * 4), b_row_(tid / kBChunksPerRow),
+      : a_row_(tid / kAChunksPerRow),
+        a_k_((tid % kAChunksPerRow) * 4),
+        b_row_(tid / kBChunksPerRow),
         b_col_((tid % kBChunksPerRow) * 4) {
     a_ = op.A + (row0 + a_row_) * op.lda + a_k_;
     b_ = op.B + static_cast<std::int64_t>(b_row_) * op.ldb + col0 + b_col_;

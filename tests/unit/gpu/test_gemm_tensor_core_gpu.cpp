@@ -1,0 +1,216 @@
+// The tensor-core rungs (tf32, tf32x3) on what only they can get wrong: tf32x3's accuracy beside the
+// FP32 tuned rung on the same inputs (uniform data, and exponents spanning 2^-40..2^40), a long k (the tensor cores'
+// own accumulation), non-finite inputs and values near FLT_MAX (the split), subnormal remainders, and
+// bitwise determinism. Shapes, strides, offsets, alpha/beta and the fused top-2 are covered with every
+// other rung (test_gemm_gpu.cpp, test_top2_gpu.cpp, the property tests).
+#include <gtest/gtest.h>
+
+#include <gpuprims/gemm.hpp>
+
+#include <cfloat>
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "support/gemm_check.hpp"
+#include "support/gpu.hpp"
+
+namespace {
+
+using gpuprims::Status;
+using gpuprims::gemm::Algorithm;
+namespace t = gpuprims::test;
+
+// Max and RMS over the output of |C - ref| / sum |a b| (per element).
+struct RelativeError {
+  double max = 0, rms = 0;
+};
+
+RelativeError relative_error(const t::GemmLayout& l, const t::ProductReference& ref, const std::vector<float>& c) {
+  RelativeError e;
+  double squares = 0;
+  std::int64_t count = 0;
+  for (std::int64_t i = 0; i < l.m; ++i)
+    for (std::int64_t j = 0; j < l.n; ++j) {
+      const std::size_t r = static_cast<std::size_t>(i * l.n + j);
+      if (ref.mag[r] == 0) continue;
+      const double err = std::fabs(c[static_cast<std::size_t>(i * l.ldc + j)] - ref.sum[r]) / ref.mag[r];
+      e.max = std::isnan(err) || !(err <= e.max) ? (std::isnan(err) ? INFINITY : err) : e.max;
+      squares += err * err;
+      ++count;
+    }
+  e.rms = std::sqrt(squares / static_cast<double>(count > 0 ? count : 1));
+  return e;
+}
+
+// Wide-exponent inputs: each row of A and each column of B scaled by its own 2^e, e uniform in
+// [-40, 40] (per_element: every element instead, so that one sum mixes products from 2^-80 to 2^80).
+t::GemmInputs wide_exponent_inputs(const t::GemmLayout& l, std::mt19937_64& rng, bool per_element) {
+  t::GemmInputs in = t::make_inputs(l, rng);
+  std::uniform_int_distribution<int> e(-40, 40);
+  if (per_element) {
+    for (float& x : in.A) x = std::ldexp(x, e(rng));
+    for (float& x : in.B) x = std::ldexp(x, e(rng));
+    return in;
+  }
+  for (std::int64_t i = 0; i < l.m; ++i) {
+    const int s = e(rng);
+    for (std::int64_t p = 0; p < l.k; ++p) in.A[static_cast<std::size_t>(i * l.lda + p)] *= std::ldexp(1.0f, s);
+  }
+  for (std::int64_t j = 0; j < l.n; ++j) {
+    const int s = e(rng);
+    for (std::int64_t p = 0; p < l.k; ++p) in.B[static_cast<std::size_t>(p * l.ldb + j)] *= std::ldexp(1.0f, s);
+  }
+  return in;
+}
+
+// tf32x3 and tuned on the same inputs: tf32x3 within its bound, and its max and RMS relative errors
+// within `factor` times tuned's (no such check when factor is 0). Returns the figures (also printed and
+// recorded as a test property).
+std::string compare_with_tuned(const t::GemmLayout& l, const t::GemmInputs& in, const char* data, double factor) {
+  const t::ProductReference ref = t::reference_product(l.m, l.n, l.k, in.A.data(), l.lda, in.B.data(), l.ldb);
+  const t::GemmRun tuned = t::run_sgemm(l, in, Algorithm::tuned, 1.0f, 0.0f, true);
+  const t::GemmRun x3 = t::run_sgemm(l, in, Algorithm::tf32x3, 1.0f, 0.0f, true);
+  EXPECT_STATUS(Status::success, tuned.status);
+  EXPECT_STATUS(Status::success, x3.status);
+  EXPECT_EQ(t::check_gemm(l, ref, 1.0f, 0.0f, in.C, x3.C, true, Algorithm::tf32x3), "");
+  const RelativeError et = relative_error(l, ref, tuned.C), e3 = relative_error(l, ref, x3.C);
+  const std::string figures = std::string(data) + " " + l.describe() + ": tuned max " +
+                              std::to_string(et.max * 16777216) + " rms " + std::to_string(et.rms * 16777216) +
+                              ", tf32x3 max " + std::to_string(e3.max * 16777216) + " rms " +
+                              std::to_string(e3.rms * 16777216) + " (units of 2^-24)";
+  ::testing::Test::RecordProperty(data, figures);
+  std::printf("%s\n", figures.c_str());
+  if (factor > 0) {
+    EXPECT_LE(e3.max, factor * et.max) << figures;
+    EXPECT_LE(e3.rms, factor * et.rms) << figures;
+  }
+  return figures;
+}
+
+TEST(TensorCore, Tf32x3ErrorWithinTwiceTheFp32TunedRungsOnUniformData) {
+  GPUPRIMS_REQUIRE_GPU();
+  const auto l = t::make_layout(t::sized_for_sanitizer<std::int64_t>(256, 64), 257, t::sized_for_sanitizer(4096, 512));
+  auto rng = t::make_rng(1201);
+  compare_with_tuned(l, t::make_inputs(l, rng), "uniform", 2.0);
+}
+
+TEST(TensorCore, Tf32x3ErrorWithinTwiceTheFp32TunedRungsOnRowsAndColumnsFrom2PowMinus40To40) {
+  GPUPRIMS_REQUIRE_GPU();
+  const auto l = t::make_layout(t::sized_for_sanitizer<std::int64_t>(256, 64), 257, t::sized_for_sanitizer(4096, 512));
+  auto rng = t::make_rng(1202);
+  compare_with_tuned(l, wide_exponent_inputs(l, rng, false), "wide_rows_and_columns", 2.0);
+}
+
+// Every element with its own exponent: a few products dominate each sum, and the split's fixed error
+// per product (up to about 12 units of 2^-24, docs/ERROR-BOUNDS.md) shows against FP32's single
+// rounding: measured on an H100, 2.4x tuned's max and 2.1x its RMS, so the 2x is not met here.
+// Held to tf32x3's bound; the ratio is printed and recorded, not asserted (it depends on the draw).
+TEST(TensorCore, Tf32x3WithinItsBoundWhenEveryElementHasItsOwnExponent) {
+  GPUPRIMS_REQUIRE_GPU();
+  const auto l = t::make_layout(t::sized_for_sanitizer<std::int64_t>(256, 64), 257, t::sized_for_sanitizer(4096, 512));
+  auto rng = t::make_rng(1207);
+  compare_with_tuned(l, wide_exponent_inputs(l, rng, true), "wide_elements", 0.0);
+}
+
+TEST(TensorCore, LongKStaysWithinEachRungsBound) {
+  GPUPRIMS_REQUIRE_GPU();
+  // One 128 x 128 tile of output over a long k: the tensor cores' accumulation is what is tested.
+  const auto l = t::make_layout(64, 64, t::sized_for_sanitizer(65536, 4096));
+  auto rng = t::make_rng(1203);
+  const t::GemmInputs in = t::make_inputs(l, rng);
+  const t::ProductReference ref = t::reference_product(l.m, l.n, l.k, in.A.data(), l.lda, in.B.data(), l.ldb);
+  for (Algorithm algo : {Algorithm::tf32, Algorithm::tf32x3}) {
+    const t::GemmRun run = t::run_sgemm(l, in, algo, 1.0f, 0.0f, true);
+    ASSERT_STATUS(Status::success, run.status);
+    EXPECT_EQ(t::check_gemm(l, ref, 1.0f, 0.0f, in.C, run.C, true, algo), "") << gpuprims::gemm::name(algo);
+  }
+}
+
+// Whether two results are the same kind of number: both NaN, the same infinity, or both finite.
+bool same_class(float a, float b) {
+  if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b);
+  if (std::isinf(a) || std::isinf(b)) return a == b;
+  return true;
+}
+
+TEST(TensorCore, NonFiniteInputsAndValuesNearFltMaxComeOutAsInTheFp32Rungs) {
+  GPUPRIMS_REQUIRE_GPU();
+  const auto l = t::make_layout(37, 41, 53, 1, 2, 3, 1, 0, 2);
+  auto rng = t::make_rng(1204);
+  t::GemmInputs in = t::make_inputs(l, rng);
+  auto a = [&](std::int64_t i, std::int64_t p) -> float& { return in.A[static_cast<std::size_t>(i * l.lda + p)]; };
+  auto b = [&](std::int64_t p, std::int64_t j) -> float& { return in.B[static_cast<std::size_t>(p * l.ldb + j)]; };
+  a(1, 3) = INFINITY;       // row 1: +-inf, or NaN where B's row 3 holds a zero
+  b(3, 5) = 0.0f;           //   (inf * 0)
+  a(2, 7) = -INFINITY;      // row 2
+  a(3, 0) = NAN;            // row 3: NaN everywhere
+  b(10, 20) = INFINITY;     // column 20: +-inf, and NaN in rows 1 and 2 (inf - inf or inf * ...)
+  a(5, 9) = FLT_MAX;        // rounds to TF32 infinity: tf32x3 must still give the finite FP32 result
+  a(6, 11) = -3.4028e38f;   // near -FLT_MAX, same
+  b(12, 30) = 3.40282e38f;  // in B too
+  for (std::int64_t p = 0; p < l.k; ++p) b(p, 30) = p == 12 ? b(p, 30) : b(p, 30) * 0.5f;
+  const t::GemmRun fp32 = t::run_sgemm(l, in, Algorithm::tuned, 1.0f, 0.0f, true);
+  const t::GemmRun x3 = t::run_sgemm(l, in, Algorithm::tf32x3, 1.0f, 0.0f, true);
+  const t::GemmRun one = t::run_sgemm(l, in, Algorithm::tf32, 1.0f, 0.0f, true);
+  ASSERT_STATUS(Status::success, fp32.status);
+  ASSERT_STATUS(Status::success, x3.status);
+  ASSERT_STATUS(Status::success, one.status);
+  const t::ProductReference ref = t::reference_product(l.m, l.n, l.k, in.A.data(), l.lda, in.B.data(), l.ldb);
+  int nonfinite = 0;
+  for (std::int64_t i = 0; i < l.m; ++i)
+    for (std::int64_t j = 0; j < l.n; ++j) {
+      const std::size_t at = static_cast<std::size_t>(i * l.ldc + j);
+      const float want = fp32.C[at], got = x3.C[at];
+      nonfinite += !std::isfinite(want);
+      EXPECT_TRUE(same_class(want, got)) << "C[" << i << "," << j << "]: tuned " << want << ", tf32x3 " << got;
+      if (std::isfinite(want) && std::isfinite(got)) {
+        const std::size_t r = static_cast<std::size_t>(i * l.n + j);
+        EXPECT_LE(std::fabs(got - ref.sum[r]), t::gemm_error_bound(Algorithm::tf32x3, l.k, ref.mag[r]))
+            << "C[" << i << "," << j << "]";
+      }
+      // tf32 rounds FLT_MAX-sized operands to infinity (documented); elsewhere it keeps the class too.
+      const bool near_max_operand = i == 5 || i == 6 || j == 30;
+      if (!near_max_operand) {
+        EXPECT_TRUE(same_class(want, one.C[at]))
+            << "C[" << i << "," << j << "]: tuned " << want << ", tf32 " << one.C[at];
+      }
+    }
+  EXPECT_GT(nonfinite, 3 * static_cast<int>(l.n) - 5) << "the inputs make whole rows non-finite";
+}
+
+TEST(TensorCore, SubnormalRemaindersKeepTf32Accuracy) {
+  GPUPRIMS_REQUIRE_GPU();
+  // A near 2^-120: its TF32 remainders (about 2^-131) are subnormal. Documented: such products keep at
+  // least TF32's accuracy (the tf32 bound); normal-range data keeps tf32x3's.
+  const auto l = t::make_layout(65, 67, 129);
+  auto rng = t::make_rng(1205);
+  t::GemmInputs in = t::make_inputs(l, rng);
+  for (float& x : in.A) x = std::ldexp(x, -120);
+  const t::ProductReference ref = t::reference_product(l.m, l.n, l.k, in.A.data(), l.lda, in.B.data(), l.ldb);
+  const t::GemmRun run = t::run_sgemm(l, in, Algorithm::tf32x3, 1.0f, 0.0f, true);
+  ASSERT_STATUS(Status::success, run.status);
+  EXPECT_EQ(t::check_gemm(l, ref, 1.0f, 0.0f, in.C, run.C, true, Algorithm::tf32), "");
+  const RelativeError e = relative_error(l, ref, run.C);
+  std::printf("subnormal remainders: tf32x3 max %.3g rms %.3g (units of 2^-24)\n", e.max * 16777216, e.rms * 16777216);
+}
+
+TEST(TensorCore, SameBitsOverTenRuns) {
+  GPUPRIMS_REQUIRE_GPU();
+  const auto l = t::make_layout(t::sanitizer_sized_dim(1000), 999, t::sanitizer_sized_dim(777), 3, 0, 1, 1, 0, 2);
+  auto rng = t::make_rng(1206);
+  const t::GemmInputs in = t::make_inputs(l, rng);
+  for (Algorithm algo : {Algorithm::tf32, Algorithm::tf32x3}) {
+    const t::GemmRun first = t::run_sgemm(l, in, algo, 0.75f, 0.0f, true);
+    ASSERT_STATUS(Status::success, first.status);
+    for (int r = 0; r < 9; ++r) {
+      const t::GemmRun again = t::run_sgemm(l, in, algo, 0.75f, 0.0f, true);
+      ASSERT_EQ(std::memcmp(again.C.data(), first.C.data(), first.C.size() * sizeof(float)), 0)
+          << gpuprims::gemm::name(algo) << " run " << r + 2;
+    }
+  }
+}
+
+}  // namespace
