@@ -4,15 +4,17 @@
 Reads DIR/reduce.json, DIR/sgemm.json, DIR/top2.json and DIR/dist.json (each optional; written by
 the benchmark binaries through bench/harness.cpp's Report) and writes into --out (default DIR):
 
-    sgemm_4096.png     TFLOP/s per SGEMM rung at 4096^3, against cuBLAS
+    sgemm_4096.png     TFLOP/s per SGEMM rung at 4096^3, against cuBLAS (FP32, and TF32 when timed)
     sgemm_square.png   TFLOP/s per rung over the square sizes, against cuBLAS
-    sgemm_shapes.png   tuned vs cuBLAS over every standard-suite shape in the file
+    sgemm_shapes.png   tuned (and the tensor-core rungs after it) vs cuBLAS over every standard-suite
+                       shape in the file
     sgemm_heldout.png  tuned / cuBLAS against FLOPs over the held-out suite, by class (only when
                        sgemm.json has records with "suite": "heldout")
     reduce.png         GB/s per variant over n, against CUB and the device copy bandwidth
     top2.png           fused GEMM + top-2 argmin against the unfused paths
     dist.png           gpuprims::dist: speedup of all GPUs over one per workload, with the targets
-    summary.md         header (GPU, date, CUDA versions, timing method) and tables
+    summary.md         header (GPU, date, CUDA versions, timing method) and tables, with the SGEMM
+                       accuracy table when sgemm.json has records with "suite": "accuracy"
 
 Needs only Python 3 and matplotlib (Agg backend; no GPU, no network):
 
@@ -37,8 +39,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from reporting.common import log  # noqa: E402
 from reporting.dist import Dist  # noqa: E402
 from reporting.load import Malformed, Reduce, Sgemm, Top2, load  # noqa: E402
-from reporting.markdown import (BEGIN_MARKER, END_MARKER, HELDOUT_HEADING, HELDOUT_SHAPES_HEADING,  # noqa: E402
-                                build_summary, update_readme)
+from reporting.markdown import (ACCURACY_HEADING, BEGIN_MARKER, END_MARKER, HELDOUT_HEADING,  # noqa: E402
+                                HELDOUT_SHAPES_HEADING, build_summary, update_readme)
 from reporting.plots import HELDOUT_PNG, expected_plots, plotting  # noqa: E402
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -78,6 +80,8 @@ def check_outputs(out_dir, models, gpus):
             for heading in (HELDOUT_HEADING, HELDOUT_SHAPES_HEADING):
                 if heading not in body:
                     problems.append("sgemm.json has held-out records but summary.md has no %r section" % heading)
+        if sgemm is not None and sgemm.accuracy is not None and ACCURACY_HEADING not in body:
+            problems.append("sgemm.json has accuracy records but summary.md has no %r section" % ACCURACY_HEADING)
     return problems
 
 

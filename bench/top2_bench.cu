@@ -3,6 +3,9 @@
 //   ours_sgemm+ours_top2   our tuned sgemm, then reduce::top2_argmin over C (the unfused twin)
 //   fused                  sgemm_top2_argmin storing C
 //   fused_no_store         sgemm_top2_argmin with C == nullptr (only A and B are read)
+//   fused_no_store_tf32x3  the same with Algorithm::tf32x3 (tensor cores, FP32-class accuracy), at
+//                          kTensorCoreShape only; its agreement fields are its own: fused == its unfused
+//                          twin (tf32x3 sgemm, then reduce::top2_argmin), positions == cuBLAS FP32 + CUB
 //   ours_sgemm_plain / cublas_sgemm_plain   the GEMM alone, for reference
 // --single M N K [nostore] makes one fused call (for ncu).
 // --configs adds fused_no_store@<config> rows: the fused kernel forced onto each tuned configuration.
@@ -41,6 +44,9 @@ std::vector<GemmShape> top2_shapes() {
   return s;
 }
 const GemmShape kQuickShapes[] = {{4096, 4096, 4096}, {16384, 16384, 64}};
+// Where the tf32x3 fused call is timed too: the short-k shape the fused epilogue is for (C never
+// stored, the product cheap next to reading A and B and searching 2^28 entries).
+const GemmShape kTensorCoreShape = {16384, 16384, 64};
 
 // The user's masking step between the two ArgMin calls: C[first] = +inf (saved, restored after).
 __global__ void mask_min(float* c, const std::int64_t* index, float* saved) {
@@ -115,7 +121,13 @@ int main(int argc, char** argv) {
     namespace d = gpuprims::detail;
     const d::DeviceShape* device = nullptr;
     if (d::current_device_shape(&device) != gpuprims::Status::success) return 2;
+    using gpuprims::gemm::Algorithm;
+    // tf32x3 needs tensor cores (compute capability 8.0+); on an older GPU its row is left out.
+    const bool tensor_core_shape =
+        m == kTensorCoreShape.m && n == kTensorCoreShape.n && k == kTensorCoreShape.k && gpu.cc_major >= 8;
     std::size_t fused_bytes = gpuprims::gemm::top2_workspace_bytes(m, n, k);
+    if (tensor_core_shape)
+      fused_bytes = std::max(fused_bytes, gpuprims::gemm::top2_workspace_bytes(m, n, k, Algorithm::tf32x3));
     for (const d::RungEntry* path : d::tuned_paths())  // --per-config forces each unsplit plan
       fused_bytes =
           std::max(fused_bytes, d::call_workspace_bytes(d::make_plan(*path, k, 1), m, n, true, device->sm_count));
@@ -136,9 +148,9 @@ int main(int argc, char** argv) {
          "sgemm");
       ok(gpuprims::reduce::top2_argmin(C, m, n, n, top2, twin_ws, twin_bytes, stream), "top2_argmin");
     };
-    auto fused = [&](float* c_out) {
-      ok(gpuprims::gemm::sgemm_top2_argmin(m, n, k, 1.0f, A, k, B, n, 0.0f, c_out, n, top2, fused_ws, fused_bytes,
-                                           gpuprims::gemm::Algorithm::tuned, stream),
+    auto fused = [&](float* c_out, Algorithm algo = Algorithm::tuned) {
+      ok(gpuprims::gemm::sgemm_top2_argmin(m, n, k, 1.0f, A, k, B, n, 0.0f, c_out, n, top2, fused_ws, fused_bytes, algo,
+                                           stream),
          "sgemm_top2_argmin");
     };
 
@@ -158,10 +170,31 @@ int main(int argc, char** argv) {
     const bool cub_agrees =
         cub_idx[0] == f.first.row * n + f.first.col && cub_idx[1] == f.second.row * n + f.second.col;
     if (!twin_agrees) std::fprintf(stderr, "[bench] WARNING fused and unfused top-2 disagree\n");
+    // The tf32x3 fused call (C not stored) against its own unfused twin, and its positions against
+    // cuBLAS FP32 + CUB (cub_idx, above): tf32x3 rounds differently from cuBLAS, so a near tie may
+    // legitimately order otherwise; the field records it.
+    bool tf32x3_twin_agrees = false, tf32x3_cub_agrees = false;
+    if (tensor_core_shape) {
+      gpuprims::Top2 ft{}, ut{};
+      fused(nullptr, Algorithm::tf32x3);
+      BENCH_CUDA(cudaMemcpyAsync(&ft, top2, sizeof ft, cudaMemcpyDeviceToHost, stream));
+      BENCH_CUDA(cudaStreamSynchronize(stream));
+      ok(gpuprims::gemm::sgemm(m, n, k, 1.0f, A, k, B, n, 0.0f, C, n, Algorithm::tf32x3, stream), "sgemm tf32x3");
+      ok(gpuprims::reduce::top2_argmin(C, m, n, n, top2, twin_ws, twin_bytes, stream), "top2_argmin");
+      BENCH_CUDA(cudaMemcpyAsync(&ut, top2, sizeof ut, cudaMemcpyDeviceToHost, stream));
+      BENCH_CUDA(cudaStreamSynchronize(stream));
+      tf32x3_twin_agrees = ft.first.row == ut.first.row && ft.first.col == ut.first.col &&
+                           ft.second.row == ut.second.row && ft.second.col == ut.second.col;
+      tf32x3_cub_agrees =
+          cub_idx[0] == ft.first.row * n + ft.first.col && cub_idx[1] == ft.second.row * n + ft.second.col;
+      if (!tf32x3_twin_agrees) std::fprintf(stderr, "[bench] WARNING fused and unfused tf32x3 top-2 disagree\n");
+    }
 
     struct Path {
       std::string name;
       std::function<void()> run;
+      const char* algorithm = nullptr;  // set for a path whose agreement fields are its own (not tuned's)
+      bool twin_agrees = false, cub_agrees = false;
     };
     std::vector<Path> paths = {{"cublas+cub_argmin_x2", cublas_cub},
                                {"ours_sgemm+ours_top2", ours_unfused},
@@ -175,6 +208,9 @@ int main(int argc, char** argv) {
                                {"cublas_sgemm_plain", [&] {
                                   BENCH_CUBLAS(tk::sgemm_rowmajor(cublas.get(), m, n, k, 1.0f, A, k, B, n, 0.0f, C, n));
                                 }}};
+    if (tensor_core_shape)
+      paths.insert(paths.begin() + 4, Path{"fused_no_store_tf32x3", [&] { fused(nullptr, Algorithm::tf32x3); },
+                                           "tf32x3", tf32x3_twin_agrees, tf32x3_cub_agrees});
     if (per_config)
       for (const d::RungEntry& cfg : d::kTunedConfigs)
         paths.push_back({std::string("fused_no_store@") + cfg.name, [&, plan = d::make_plan(cfg, k, 1)] {
@@ -191,14 +227,16 @@ int main(int argc, char** argv) {
       progress("top2 " + shape + " " + p.name, t.median_ms);
       std::printf("%-18s %-22s %10.4f ms  %6.2fx vs cublas+cub\n", shape.c_str(), p.name.c_str(), t.median_ms,
                   vendor_ms / t.median_ms);
-      report.add({{"path", p.name},
-                  {"m", m},
-                  {"n", n},
-                  {"k", k},
-                  {"time_ms", t.median_ms},
-                  {"speedup_vs_cublas_cub", vendor_ms / t.median_ms},
-                  {"fused_equals_unfused", twin_agrees},
-                  {"positions_equal_cub", cub_agrees}});
+      JsonRecord rec{{"path", p.name}};
+      if (p.algorithm != nullptr) rec.emplace_back("algorithm", std::string(p.algorithm));
+      rec.insert(rec.end(), {{"m", m},
+                             {"n", n},
+                             {"k", k},
+                             {"time_ms", t.median_ms},
+                             {"speedup_vs_cublas_cub", vendor_ms / t.median_ms},
+                             {"fused_equals_unfused", p.algorithm != nullptr ? p.twin_agrees : twin_agrees},
+                             {"positions_equal_cub", p.algorithm != nullptr ? p.cub_agrees : cub_agrees}});
+      report.add(rec);
     }
   }
   return report.write(args.out) ? 0 : 1;

@@ -9,8 +9,9 @@ machine-to-machine differences largely cancel in the ratio, and a ratio from a l
 against one committed from another GPU of the same model. A ratio that dropped by more than the
 tolerance (default 5%) fails the gate; each failing row names the benchmark, the variant and the
 shape. Records are matched by the benchmark file plus their identity fields (KEY_FIELDS: the
-algorithm/impl/path, suite, class, variant, mode and shape fields present); a record found on one
-side only is listed, not failed. The vendor's own rows (cub, cublas...) and skipped rows are not gated.
+algorithm/impl/path, suite, class, inputs, variant, mode and shape fields present); a record found on
+one side only is listed, not failed. The vendor's own rows (cub, cublas...) and skipped rows are not
+gated.
 
     python3 scripts/perf_gate.py --fresh gpu-check-out [--fresh rerun-dir ...]
         [--reference results/<gpu-slug>] [--tolerance 0.05] [--short-ms 0.05 --short-tolerance 0.15]
@@ -34,8 +35,8 @@ import re
 import sys
 
 # Fields that tell records of one benchmark file apart. Strings name a variant; numbers are shapes.
-KEY_FIELDS = ["algorithm", "impl", "path", "variant", "mode", "suite", "class", "config", "config_name", "layout",
-              "dtype", "m", "n", "k", "lda", "ldb", "ldc", "rows", "cols", "ld", "batch"]
+KEY_FIELDS = ["algorithm", "impl", "path", "variant", "mode", "suite", "class", "inputs", "config", "config_name",
+              "layout", "dtype", "m", "n", "k", "lda", "ldb", "ldc", "rows", "cols", "ld", "batch"]
 # Rows of the vendor libraries themselves (cub, cublas, cublas+cub_argmin_x2, cublas_sgemm_plain).
 VENDORS = ("cub", "cublas")
 RATIO = re.compile(r"^(ratio|speedup)_")

@@ -10,7 +10,9 @@ import math
 
 from .common import format_date, log
 
-SGEMM_REFERENCE = "cublas"  # ratio_to_cublas is against this algorithm
+SGEMM_REFERENCE = "cublas"  # ratio_to_cublas is against this algorithm (cuBLAS in pedantic FP32)
+SGEMM_REFERENCE_TF32 = "cublas_tf32"  # ratio_to_cublas_tf32 is against this one (cuBLAS, TF32 tensor-op math)
+SGEMM_REFERENCES = (SGEMM_REFERENCE, SGEMM_REFERENCE_TF32)
 REDUCE_REFERENCE = "cub"  # ratio_to_cub is against this algorithm
 TOP2_FUSED = "fused"  # the path the speedup columns are about
 TOP2_BASELINE = "cublas+cub_argmin_x2"  # speedup_vs_cublas_cub is against this path
@@ -18,6 +20,7 @@ TOP2_PLAIN_OURS = "ours_sgemm_plain"  # our SGEMM alone, no top-2
 LADDER_SHAPE = 4096
 
 HELDOUT_SUITE = "heldout"  # sgemm.json records with "suite": "heldout"; the standard ones have no "suite"
+ACCURACY_SUITE = "accuracy"  # sgemm.json records with "suite": "accuracy" (errors, no times)
 STANDARD_SUITE = "standard"
 
 
@@ -32,6 +35,18 @@ def num(rec, key):
         return None
     v = float(v)
     return v if math.isfinite(v) else None
+
+
+def measured(rec, key):
+    """A measured number from rec[key] that may be non-finite: the benchmark writes NaN and inf as the
+    strings "nan", "inf", "-inf" (JSON has no such numbers). A float (NaN and inf included), or None
+    when missing or not a number."""
+    v = rec.get(key) if isinstance(rec, dict) else None
+    if isinstance(v, str) and v.strip().lower() in ("nan", "inf", "+inf", "-inf", "infinity", "-infinity"):
+        return float(v.strip().lower().replace("infinity", "inf"))
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return None
+    return float(v)
 
 
 def integer(rec, key):
@@ -96,7 +111,10 @@ def ours_then_reference(names, reference):
 # SGEMM
 
 class Sgemm:
-    """The standard suite (records without "suite") and, when present, the held-out suite."""
+    """The standard suite (records without "suite") and, when present, the held-out and accuracy suites.
+
+    Standard-suite records of SGEMM_REFERENCES are the vendor's (cuBLAS FP32, cuBLAS TF32); every other
+    algorithm is a rung of ours, in file (ladder) order."""
 
     def __init__(self, doc):
         self.header = Header(doc)
@@ -104,11 +122,15 @@ class Sgemm:
         self.shapes = []
         names = []
         heldout = []
+        accuracy = []
         other = {}
         for r in doc["results"]:
             suite = text(r, "suite")
             if suite == HELDOUT_SUITE:
                 heldout.append(r)
+                continue
+            if suite == ACCURACY_SUITE:
+                accuracy.append(r)
                 continue
             if suite not in (None, STANDARD_SUITE):
                 other[suite] = other.get(suite, 0) + 1
@@ -123,10 +145,19 @@ class Sgemm:
             if algo not in names:
                 names.append(algo)
         for suite, count in other.items():
-            log('sgemm.json: %d record%s of suite "%s" not shown (known: none for the standard suite, "%s")'
-                % (count, "" if count == 1 else "s", suite, HELDOUT_SUITE))
-        self.rungs = [a for a in names if a != SGEMM_REFERENCE]  # ours, in file (ladder) order
+            log('sgemm.json: %d record%s of suite "%s" not shown (known: none for the standard suite, "%s", "%s")'
+                % (count, "" if count == 1 else "s", suite, HELDOUT_SUITE, ACCURACY_SUITE))
+        self.rungs = [a for a in names if a not in SGEMM_REFERENCES]  # ours, in file (ladder) order
         self.heldout = Heldout(heldout, self.header) if heldout else None
+        self.accuracy = Accuracy(accuracy) if accuracy else None
+
+    def has(self, algo):
+        """Whether any standard-suite record is of algo."""
+        return any(key[0] == algo for key in self.records)
+
+    def references(self):
+        """The vendor algorithms present: cuBLAS FP32, then cuBLAS TF32 when the file has it."""
+        return [a for a in SGEMM_REFERENCES if a == SGEMM_REFERENCE or self.has(a)]
 
     def rec(self, algo, shape):
         return self.records.get((algo,) + tuple(shape))
@@ -143,15 +174,16 @@ class Sgemm:
                 t = 2.0 * m * n * k / (ms * 1e-3) / 1e12
         return t
 
-    def ratio(self, algo, shape):
+    def ratio(self, algo, shape, reference=SGEMM_REFERENCE):
+        """algo's throughput over the reference's (ratio_to_<reference>, else from the two TFLOP/s)."""
         r = self.rec(algo, shape)
         if skipped(r):
             return None
-        if algo == SGEMM_REFERENCE:
+        if algo == reference:
             return 1.0
-        v = num(r, "ratio_to_cublas")
+        v = num(r, "ratio_to_" + reference)
         if v is None:
-            a, b = self.tflops(algo, shape), self.tflops(SGEMM_REFERENCE, shape)
+            a, b = self.tflops(algo, shape), self.tflops(reference, shape)
             v = a / b if a is not None and b else None
         return v
 
@@ -160,6 +192,12 @@ class Sgemm:
         if "tuned" in self.rungs or not self.rungs:
             return "tuned"
         return self.rungs[-1]
+
+    def beyond_headline(self):
+        """The rungs after the headline in ladder order (the tensor-core ones after tuned), shown beside
+        it at every shape; none when the headline is not in the file."""
+        ours = self.headline()
+        return self.rungs[self.rungs.index(ours) + 1:] if ours in self.rungs else []
 
     def square_sizes(self):
         return sorted({m for (m, n, k) in self.shapes if m == n == k})
@@ -284,6 +322,33 @@ class Heldout:
         return [s for s in self.shapes if s.mismatch()]
 
 
+class Accuracy:
+    """The accuracy suite: per (shape, inputs), one record per algorithm, each with the max and RMS of
+    |C - ref| / sum_p |A_ip B_pj| against a double-precision reference (absolute and in units of 2^-24)
+    and, for all but tuned, their ratio to tuned's. NaN and inf are kept (measured())."""
+
+    def __init__(self, records):
+        self.groups = []  # [((m, n, k), inputs, [record, ...])], file order
+        index = {}
+        for r in records:
+            algo = text(r, "algorithm")
+            m, n, k = integer(r, "m"), integer(r, "n"), integer(r, "k")
+            if algo is None or None in (m, n, k):
+                continue
+            key = ((m, n, k), text(r, "inputs", "?"))
+            if key not in index:
+                index[key] = []
+                self.groups.append((key[0], key[1], index[key]))
+            index[key].append(r)
+
+    def shapes(self):
+        out = []
+        for shape, _, _ in self.groups:
+            if shape not in out:
+                out.append(shape)
+        return out
+
+
 # ----------------------------------------------------------------------------------------------
 # Reduce
 
@@ -377,12 +442,12 @@ class Top2:
             return None
         return num(r, "time_ms")
 
-    def speedup(self, shape):
-        """Fused over cuBLAS + CUB (time of cuBLAS+CUB / time of fused)."""
-        r = self.rec(TOP2_FUSED, shape)
+    def speedup(self, shape, path=TOP2_FUSED):
+        """A path (default: fused) over cuBLAS + CUB (time of cuBLAS+CUB / time of the path)."""
+        r = self.rec(path, shape)
         v = num(r, "speedup_vs_cublas_cub") if not skipped(r) else None
         if v is None:
-            f, b = self.ms(TOP2_FUSED, shape), self.ms(TOP2_BASELINE, shape)
+            f, b = self.ms(path, shape), self.ms(TOP2_BASELINE, shape)
             v = b / f if f and b is not None else None
         return v
 

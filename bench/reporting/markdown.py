@@ -1,11 +1,13 @@
 """summary.md and the README results block, as Markdown built from the views in load.py."""
 
+import math
 import os
 import re
 
 from .common import (DASH, HELDOUT_CLASS_NOTES, cuda_version, fmt_num, fmt_ratio, fmt_ratio_floor, geomean,
                      human_bytes, pow2_label, shape_label)
-from .load import Malformed, REDUCE_REFERENCE, SGEMM_REFERENCE, TOP2_BASELINE, TOP2_FUSED, integer, num, text
+from .load import (Malformed, REDUCE_REFERENCE, SGEMM_REFERENCE, SGEMM_REFERENCE_TF32, TOP2_BASELINE, TOP2_FUSED,
+                   integer, measured, num, skipped, text)
 
 BEGIN_MARKER = "<!-- results:begin -->"
 END_MARKER = "<!-- results:end -->"
@@ -15,11 +17,14 @@ END_MARKER = "<!-- results:end -->"
 TOP2_COLUMN = {
     TOP2_FUSED: "fused (ms)",
     "fused_no_store": "fused, C not stored (ms)",
+    "fused_no_store_tf32x3": "fused tf32x3, C not stored (ms)",
     "ours_sgemm+ours_top2": "ours SGEMM + ours top-2 (ms)",
     TOP2_BASELINE: "cuBLAS + CUB argmin\u00d72 (ms)",
     "ours_sgemm_plain": "ours SGEMM only (ms)",
     "cublas_sgemm_plain": "cuBLAS SGEMM only (ms)",
 }
+# Paths on the tensor-core rungs, each with a speedup column of its own beside fused's.
+TOP2_TENSOR_CORE_PATHS = ("fused_no_store_tf32x3",)
 
 
 def md_table(header, rows, align=None):
@@ -104,17 +109,26 @@ def header_block(headers, present, missing, malformed=()):
     return out + "\n\n" + src + "."
 
 
+SGEMM_VENDOR_NAMES = {SGEMM_REFERENCE: "cuBLAS", SGEMM_REFERENCE_TF32: "cuBLAS TF32"}
+
+
 def sgemm_sections(s, h, img):
     out = []
     notes = Notes()
     rows = []
-    ratios = []
     ours, ref = s.headline(), SGEMM_REFERENCE
+    extra = s.beyond_headline()  # the tensor-core rungs after tuned, each also against cuBLAS TF32
+    vendors = s.references()
+    # (ours, reference) pairs with a ratio column: every rung shown against cuBLAS FP32, and the rungs
+    # past the headline also against cuBLAS TF32 when the file has it.
+    pairs = [(a, ref) for a in [ours] + extra] + [(a, SGEMM_REFERENCE_TF32) for a in extra
+                                                   if SGEMM_REFERENCE_TF32 in vendors]
+    ratios = {p: [] for p in pairs}
     for sh in s.shapes:
         if s.rec(ours, sh) is None and s.rec(ref, sh) is None:
             continue
         cells = [shape_label(*sh)]
-        for algo in (ours, ref):
+        for algo in [ours] + extra + vendors:
             r = s.rec(algo, sh)
             v = s.tflops(algo, sh)
             why = skipped_reason(r)
@@ -122,19 +136,34 @@ def sgemm_sections(s, h, img):
             if r is not None and r.get("mismatch") is True:
                 cell += " " + notes.mark(MISMATCH_NOTE)
             cells.append(cell)
-        ratio = s.ratio(ours, sh)
-        ratios.append(ratio)
-        cells.append(fmt_ratio(ratio))
+        for a, v in pairs:
+            ratio = s.ratio(a, sh, v)
+            ratios[(a, v)].append(ratio)
+            cells.append(fmt_ratio(ratio))
         rows.append(cells)
-    out.append("%s SGEMM: %s vs cuBLAS at every standard shape\n" % (h, ours))
+    out.append("%s SGEMM: %s vs %s at every standard shape\n" % (
+        h, ", ".join([ours] + extra), " and ".join(SGEMM_VENDOR_NAMES[v] for v in vendors)))
     if rows:
-        out.append(md_table(["shape m\u00d7n\u00d7k", "%s (TFLOP/s)" % ours, "cuBLAS (TFLOP/s)",
-                             "%s / cuBLAS" % ours], rows))
-        gm = geomean(ratios)
-        counted = len([r for r in ratios if r is not None and r > 0])
+        header = (["shape m\u00d7n\u00d7k"] + ["%s (TFLOP/s)" % a for a in [ours] + extra]
+                  + ["%s (TFLOP/s)" % SGEMM_VENDOR_NAMES[v] for v in vendors]
+                  + ["%s / %s" % (a, SGEMM_VENDOR_NAMES[v]) for a, v in pairs])
+        out.append(md_table(header, rows))
+        gm = geomean(ratios[(ours, ref)])
+        counted = len([r for r in ratios[(ours, ref)] if r is not None and r > 0])
         if counted:
             out.append("\nGeometric mean of %s / cuBLAS over %d shape%s: **%s**" % (
                 ours, counted, "" if counted == 1 else "s", fmt_ratio(gm)))
+            others = ["%s / %s **%s**" % (a, SGEMM_VENDOR_NAMES[v], fmt_ratio(geomean(ratios[(a, v)])))
+                      for a, v in pairs[1:] if geomean(ratios[(a, v)]) is not None]
+            if others:
+                out.append("(the same over the shapes each was timed at: %s)" % ", ".join(others))
+        if extra:
+            out.append("\ncuBLAS is cuBLAS in pedantic FP32 (no TF32), the reference every rung is checked "
+                       "against; cuBLAS TF32 is cuBLAS with TF32 tensor-op math. %s run%s on tensor cores%s."
+                       % (" and ".join(", ".join("`%s`" % a for a in extra).rsplit(", ", 1)),
+                          "" if len(extra) > 1 else "s",
+                          "; the accuracy section below says what each one's results are worth"
+                          if s.accuracy is not None else ""))
         if notes.items:
             out.append("\n" + notes.render())
     elif s.heldout is not None:
@@ -150,7 +179,8 @@ def sgemm_sections(s, h, img):
         notes = Notes()
         rows = []
         prev = None
-        for algo in s.rungs + [ref]:
+        tf32 = SGEMM_REFERENCE_TF32 in vendors
+        for algo in s.rungs + vendors:
             r = s.rec(algo, shape)
             if r is None:
                 continue
@@ -160,19 +190,89 @@ def sgemm_sections(s, h, img):
             if r.get("mismatch") is True:
                 cell += " " + notes.mark(MISMATCH_NOTE)
             step = DASH
-            if algo != ref:
+            if algo not in vendors:
                 step = fmt_ratio(v / prev) if v is not None and prev else DASH
                 if v is not None:
                     prev = v
-            name = "cuBLAS (reference)" if algo == ref else "`%s`" % algo
-            rows.append([name, cell, fmt_ratio(s.ratio(algo, shape)), step])
-        out.append(md_table(["rung", "TFLOP/s", "vs cuBLAS", "vs previous rung"], rows))
+            name = ("cuBLAS (reference)" if algo == ref else SGEMM_VENDOR_NAMES[algo] if algo in vendors
+                    else "`%s`" % algo)
+            row = [name, cell, fmt_ratio(s.ratio(algo, shape))]
+            if tf32:
+                row.append(fmt_ratio(s.ratio(algo, shape, SGEMM_REFERENCE_TF32)))
+            rows.append(row + [step])
+        out.append(md_table(["rung", "TFLOP/s", "vs cuBLAS"] + (["vs cuBLAS TF32"] if tf32 else [])
+                            + ["vs previous rung"], rows))
         if notes.items:
             out.append("\n" + notes.render())
     out.append("\n" + "\n".join("![%s](%s)" % (alt, img(name)) for name, alt in (
         ("sgemm_4096.png", "SGEMM TFLOP/s per rung vs cuBLAS"),
         ("sgemm_square.png", "SGEMM TFLOP/s over square sizes"),
         ("sgemm_shapes.png", "SGEMM %s vs cuBLAS over the standard shapes" % ours))))
+    return "\n".join(out)
+
+
+ACCURACY_HEADING = "SGEMM accuracy"
+ACCURACY_NAMES = {SGEMM_REFERENCE: "cuBLAS FP32", SGEMM_REFERENCE_TF32: "cuBLAS TF32"}
+ACCURACY_INPUTS = {
+    "uniform": "uniform in [\u22121, 1]",
+    "wide_exponent": "uniform, each row of A and column of B \u00d7 2^e, e in [\u221240, 40]",
+}
+
+
+def fmt_measured(v, sci=False):
+    """A measured value that may be NaN or inf (shown in bold as such, never as a dash)."""
+    if v is None:
+        return DASH
+    if math.isnan(v):
+        return "**NaN**"
+    if math.isinf(v):
+        return "**%sinf**" % ("\u2212" if v < 0 else "")
+    return "%.2e" % v if sci else fmt_num(v)
+
+
+def accuracy_section(s, h):
+    """The accuracy suite's table; None without accuracy records."""
+    acc = s.accuracy
+    if acc is None:
+        return None
+    shapes = acc.shapes()
+    out = ["%s %s at %s\n" % (h, ACCURACY_HEADING, ", ".join(shape_label(*sh) for sh in shapes))]
+    rows_sampled = sorted({integer(r, "rows_sampled") for _, _, recs in acc.groups for r in recs
+                           if integer(r, "rows_sampled") is not None})
+    out.append("Error of each output element against a double-precision CPU reference, relative to the "
+               "magnitudes that went into it: |C \u2212 ref| / \u03a3\u209a |A\u1d62\u209a B\u209a\u2c7c| "
+               "(the quantity docs/ERROR-BOUNDS.md bounds), over %s rows spread over m and all columns; "
+               "u = 2\u207b\u00b2\u2074. A measurement, not a test: nothing here passes or fails."
+               % ("/".join(str(r) for r in rows_sampled) if rows_sampled else "a sample of"))
+    notes = Notes()
+    rows = []
+    for shape, inputs, recs in acc.groups:
+        for r in recs:
+            algo = text(r, "algorithm")
+            name = ACCURACY_NAMES.get(algo, "`%s`" % algo)
+            cells = ["`%s`" % inputs if len(shapes) == 1 else "`%s` %s" % (inputs, shape_label(*shape)), name]
+            if skipped(r):
+                why = skipped_reason(r)
+                cells += [DASH + (notes.mark(why) if why else "")] + [DASH] * 5
+                rows.append(cells)
+                continue
+            max_u, rms_u = measured(r, "max_err_u"), measured(r, "rms_err_u")
+            cells += [fmt_measured(measured(r, "max_err"), sci=True), fmt_measured(max_u),
+                      fmt_measured(measured(r, "rms_err"), sci=True), fmt_measured(rms_u)]
+            for key in ("max_err_vs_tuned", "rms_err_vs_tuned"):
+                v = measured(r, key)
+                cells.append(fmt_ratio(v) if v is not None and math.isfinite(v) else fmt_measured(v))
+            bad = integer(r, "nonfinite_outputs")
+            if bad:
+                cells[2] += " " + notes.mark("\u26a0 some outputs were NaN or inf where the reference is finite")
+            rows.append(cells)
+    out.append("\n" + md_table(["inputs", "algorithm", "max error", "max (u)", "RMS error", "RMS (u)",
+                                  "max / tuned", "RMS / tuned"], rows, ["l", "l", "r", "r", "r", "r", "r", "r"]))
+    described = [i for i in dict.fromkeys(inputs for _, inputs, _ in acc.groups) if i in ACCURACY_INPUTS]
+    if described:
+        out.append("\nInputs: " + "; ".join("`%s`: %s" % (i, ACCURACY_INPUTS[i]) for i in described) + ".")
+    if notes.items:
+        out.append("\n" + notes.render())
     return "\n".join(out)
 
 
@@ -220,8 +320,10 @@ def top2_section(t, h, img):
         out.append("No record in top2.json.")
     else:
         notes = Notes()
+        tc = [p for p in TOP2_TENSOR_CORE_PATHS if p in t.paths]  # their own speedup columns too
         header = ["shape m\u00d7n\u00d7k"] + [TOP2_COLUMN.get(p, p + " (ms)") for p in t.paths] + [
-            "fused speedup vs cuBLAS + CUB", "fused / ours SGEMM only"]
+            "fused speedup vs cuBLAS + CUB", "fused / ours SGEMM only"] + [
+            "%s speedup vs cuBLAS + CUB" % TOP2_COLUMN[p].replace(" (ms)", "") for p in tc]
         rows = []
         for sh in t.shapes:
             cells = [shape_label(*sh)]
@@ -234,13 +336,17 @@ def top2_section(t, h, img):
                     cell += " " + notes.mark(MISMATCH_NOTE)
                 cells.append(cell)
             cells += [fmt_ratio(t.speedup(sh)), fmt_ratio(t.fused_over_plain(sh))]
+            cells += [fmt_ratio(t.speedup(sh, p)) for p in tc]
             rows.append(cells)
         out.append(md_table(header, rows))
         out.append("\n`fused` finds the two smallest entries in the SGEMM epilogue; `cuBLAS + CUB argmin\u00d72` "
                    "stores C with cuBLAS and then searches it with CUB; the \"only\" columns are the SGEMM "
                    "alone (no top-2) for reference." + (
                        " `fused, C not stored` is the fused kernel asked for the two smallest entries only "
-                       "(C == nullptr: it reads A and B and writes no C)." if "fused_no_store" in t.paths else ""))
+                       "(C == nullptr: it reads A and B and writes no C)." if "fused_no_store" in t.paths else "") + (
+                       " `fused tf32x3, C not stored` is the same with the tf32x3 rung (tensor cores, FP32-class "
+                       "accuracy), timed at 16384\u00d716384\u00d764 only; the last column is its speedup over the "
+                       "same cuBLAS (FP32) + CUB baseline." if "fused_no_store_tf32x3" in t.paths else ""))
         if notes.items:
             out.append("\n" + notes.render())
     out.append("\n![SGEMM + top-2: fused vs unfused](%s)" % img("top2.png"))
@@ -358,6 +464,9 @@ def build_summary(models, headers, present, missing, image_prefix, level, malfor
         heldout = heldout_section(models["sgemm"], h, img, summary_link)
         if heldout:
             parts.append(heldout)
+        accuracy = accuracy_section(models["sgemm"], h)
+        if accuracy:
+            parts.append(accuracy)
     if "reduce" in models:
         parts.append(reduce_section(models["reduce"], h, img))
     if "top2" in models:

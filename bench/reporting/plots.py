@@ -6,7 +6,8 @@ held-out records (expected_plots says which files a view should produce).
 """
 
 from .common import fmt_num, fmt_ratio, fmt_ratio_floor, shape_label
-from .load import REDUCE_REFERENCE, SGEMM_REFERENCE, TOP2_BASELINE, TOP2_FUSED, text, top2_is_plain
+from .load import (REDUCE_REFERENCE, SGEMM_REFERENCE, SGEMM_REFERENCE_TF32, TOP2_BASELINE, TOP2_FUSED, text,
+                   top2_is_plain)
 
 
 def plotting():
@@ -37,6 +38,10 @@ def ladder_colors(plt, count):
 
 MARKERS = ["o", "s", "^", "v", "D", "P", "X", "<", ">", "h", "*", "p"]
 VENDOR_COLOR = "#c0392b"
+VENDOR_TF32_COLOR = "#e67e22"  # cuBLAS with TF32 tensor-op math, beside cuBLAS FP32
+SGEMM_VENDOR_LABELS = {SGEMM_REFERENCE: "cuBLAS", SGEMM_REFERENCE_TF32: "cuBLAS TF32"}
+SGEMM_VENDOR_COLORS = {SGEMM_REFERENCE: VENDOR_COLOR, SGEMM_REFERENCE_TF32: VENDOR_TF32_COLOR}
+SGEMM_VENDOR_LINES = {SGEMM_REFERENCE: "--", SGEMM_REFERENCE_TF32: ":"}
 COPY_COLOR = "#555555"
 
 
@@ -78,47 +83,53 @@ def log2_axis(ax, values, label_fn):
 
 def plot_sgemm_ladder(plt, s, path):
     shape = s.ladder_shape()
-    title = "SGEMM TFLOP/s per rung at %s (FP32, higher is better)" % (
+    title = "SGEMM TFLOP/s per rung at %s (FP32 in and out, higher is better)" % (
         "%d\u00b3" % shape[0] if shape else "4096\u00b3")
     if shape is None:
         return no_data(plt, path, title, s.header, "no square SGEMM shape in sgemm.json")
     rungs = list(s.rungs)
-    values = [s.tflops(r, shape) for r in rungs]
-    cublas = s.tflops(SGEMM_REFERENCE, shape)
-    labels = rungs + (["cuBLAS"] if s.rec(SGEMM_REFERENCE, shape) is not None else [])
-    if not any(v is not None for v in values) and cublas is None:
+    vendors = [v for v in s.references() if s.rec(v, shape) is not None]
+    algos = rungs + vendors
+    labels = rungs + [SGEMM_VENDOR_LABELS[v] for v in vendors]
+    heights = [s.tflops(a, shape) for a in algos]
+    if not any(h is not None for h in heights):
         return no_data(plt, path, title, s.header, "no timed SGEMM record at this shape")
     fig, ax = plt.subplots(figsize=(max(9, 0.95 * len(labels) + 2.5), 5.6))
-    colors = ladder_colors(plt, len(rungs)) + [VENDOR_COLOR]
+    colors = ladder_colors(plt, len(rungs)) + [SGEMM_VENDOR_COLORS[v] for v in vendors]
     xs = list(range(len(labels)))
-    heights = values + ([cublas] if len(labels) > len(rungs) else [])
     top = max([h for h in heights if h is not None] or [1.0])
-    for x, h, c, name in zip(xs, heights, colors, labels):
+    for x, h, c, algo in zip(xs, heights, colors, algos):
+        vendor = algo in vendors
         if h is None:
-            r = s.rec(name if name != "cuBLAS" else SGEMM_REFERENCE, shape)
+            r = s.rec(algo, shape)
             why = "skipped" if r is not None and "skipped" in r else "not run"
             ax.text(x, top * 0.02, why, ha="center", va="bottom", rotation=90, fontsize=8, color="#888888")
             continue
-        ax.bar(x, h, color=c, edgecolor="black" if name == "cuBLAS" else "none", linewidth=0.8,
-               hatch="//" if name == "cuBLAS" else None, width=0.72)
-        if name == "cuBLAS":
+        ax.bar(x, h, color=c, edgecolor="black" if vendor else "none", linewidth=0.8,
+               hatch="//" if vendor else None, width=0.72)
+        if algo == SGEMM_REFERENCE:
             note = "%s TFLOP/s\n(reference)" % fmt_num(h)
         else:
-            ratio = s.ratio(name, shape)
+            ratio = s.ratio(algo, shape)
             note = "%s TFLOP/s\n%s cuBLAS" % (fmt_num(h), fmt_ratio(ratio)) if ratio is not None \
                 else "%s TFLOP/s" % fmt_num(h)
         ax.annotate(note, (x, h), xytext=(0, 3), textcoords="offset points", ha="center", va="bottom",
                     fontsize=7.5, bbox=dict(boxstyle="round,pad=0.15", fc="white", ec="none", alpha=0.85))
-    if cublas is not None:
-        ax.axhline(cublas, color=VENDOR_COLOR, linestyle="--", linewidth=1.2, zorder=0,
-                   label="cuBLAS: %s TFLOP/s" % fmt_num(cublas))
+    drawn_lines = False
+    for v in vendors:
+        h = s.tflops(v, shape)
+        if h is not None:
+            drawn_lines = True
+            ax.axhline(h, color=SGEMM_VENDOR_COLORS[v], linestyle=SGEMM_VENDOR_LINES[v], linewidth=1.2, zorder=0,
+                       label="%s: %s TFLOP/s" % (SGEMM_VENDOR_LABELS[v], fmt_num(h)))
+    if drawn_lines:
         ax.legend(loc="upper left")
     ax.set_xticks(xs)
     ax.set_xticklabels(labels, rotation=30, ha="right")
     ax.set_xlim(-0.6, len(labels) - 0.4)
     ax.set_ylim(0, top * 1.25)
-    ax.set_xlabel("SGEMM rung (ladder order)  \u2192  cuBLAS")
-    ax.set_ylabel("Throughput (TFLOP/s, FP32)")
+    ax.set_xlabel("SGEMM rung (ladder order)  \u2192  %s" % ", ".join(SGEMM_VENDOR_LABELS[v] for v in vendors))
+    ax.set_ylabel("Throughput (TFLOP/s)")
     ax.grid(axis="x", visible=False)
     set_title(ax, title, s.header)
     footer(ax, s.header)
@@ -127,12 +138,13 @@ def plot_sgemm_ladder(plt, s, path):
 
 def plot_sgemm_square(plt, s, path):
     sizes = s.square_sizes()
-    title = "SGEMM TFLOP/s over square sizes m = n = k (FP32, higher is better)"
+    title = "SGEMM TFLOP/s over square sizes m = n = k (FP32 in and out, higher is better)"
     if not sizes:
         return no_data(plt, path, title, s.header, "no square SGEMM shape in sgemm.json")
     fig, ax = plt.subplots(figsize=(11, 6))
     drawn = False
     colors = ladder_colors(plt, len(s.rungs))
+    ours = s.headline()
     for i, rung in enumerate(s.rungs):
         pts = [(n, s.tflops(rung, (n, n, n))) for n in sizes]
         pts = [(x, y) for x, y in pts if y is not None]
@@ -140,20 +152,22 @@ def plot_sgemm_square(plt, s, path):
             continue
         drawn = True
         ax.plot([p[0] for p in pts], [p[1] for p in pts], marker=MARKERS[i % len(MARKERS)], markersize=5,
-                color=colors[i], linewidth=2.4 if i == len(s.rungs) - 1 else 1.5, label=rung)
-    pts = [(n, s.tflops(SGEMM_REFERENCE, (n, n, n))) for n in sizes]
-    pts = [(x, y) for x, y in pts if y is not None]
-    if pts:
-        drawn = True
-        ax.plot([p[0] for p in pts], [p[1] for p in pts], color=VENDOR_COLOR, linestyle="--", linewidth=3,
-                marker="o", markersize=6, label="cuBLAS")
+                color=colors[i], linewidth=2.4 if rung == ours else 1.5, label=rung)
+    for v in s.references():
+        pts = [(n, s.tflops(v, (n, n, n))) for n in sizes]
+        pts = [(x, y) for x, y in pts if y is not None]
+        if pts:
+            drawn = True
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], color=SGEMM_VENDOR_COLORS[v],
+                    linestyle=SGEMM_VENDOR_LINES[v], linewidth=3, marker="o", markersize=6,
+                    label=SGEMM_VENDOR_LABELS[v])
     if not drawn:
         plt.close(fig)
         return no_data(plt, path, title, s.header, "no timed square SGEMM record")
     log2_axis(ax, sizes, str)
     ax.set_ylim(bottom=0)
     ax.set_xlabel("Matrix size m = n = k (log\u2082 scale)")
-    ax.set_ylabel("Throughput (TFLOP/s, FP32)")
+    ax.set_ylabel("Throughput (TFLOP/s)")
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), title="rung")
     set_title(ax, title, s.header)
     footer(ax, s.header)
@@ -162,35 +176,45 @@ def plot_sgemm_square(plt, s, path):
 
 def plot_sgemm_shapes(plt, s, path):
     ours, ref = s.headline(), SGEMM_REFERENCE
-    title = "SGEMM: %s vs cuBLAS over the standard shapes (FP32, higher is better)" % ours
+    extra = s.beyond_headline()  # the tensor-core rungs, drawn beside the headline
+    vendors = s.references()
+    series = [ours] + extra + vendors
+    title = "SGEMM: %s vs %s over the standard shapes (FP32 in and out, higher is better)" % (
+        ", ".join([ours] + extra), " and ".join(SGEMM_VENDOR_LABELS[v] for v in vendors))
     shapes = [sh for sh in s.shapes if s.rec(ours, sh) is not None or s.rec(ref, sh) is not None]
     if not shapes:
         return no_data(plt, path, title, s.header, "no %s or cuBLAS record in sgemm.json" % ours)
-    fig, ax = plt.subplots(figsize=(max(8, 1.1 * len(shapes) + 3), 5.6))
-    w = 0.38
-    tuned = [s.tflops(ours, sh) for sh in shapes]
-    cub = [s.tflops(ref, sh) for sh in shapes]
+    fig, ax = plt.subplots(figsize=(max(8, (0.55 * len(series) + 0.35) * len(shapes) + 3), 5.6))
+    w = 0.8 / len(series)
+    values = {a: [s.tflops(a, sh) for sh in shapes] for a in series}
     xs = list(range(len(shapes)))
-    top = max([v for v in tuned + cub if v is not None] or [1.0])
-    ax.bar([x - w / 2 for x in xs], [v or 0 for v in tuned], w, color=ladder_colors(plt, 10)[-1],
-           label="ours (%s)" % ours)
-    ax.bar([x + w / 2 for x in xs], [v or 0 for v in cub], w, color=VENDOR_COLOR, hatch="//",
-           edgecolor="black", linewidth=0.6, label="cuBLAS")
-    for x, sh, t, c in zip(xs, shapes, tuned, cub):
-        for dx, v in ((-w / 2, t), (w / 2, c)):
+    top = max([v for vals in values.values() for v in vals if v is not None] or [1.0])
+    extra_shades = (0.98, 0.62, 0.35)  # viridis, away from the headline's 0.85
+    ours_colors = ladder_colors(plt, 10)[-1:] + [plt.get_cmap("viridis")(extra_shades[i % len(extra_shades)])
+                                                 for i in range(len(extra))]
+    for i, a in enumerate(series):
+        offset = (i - (len(series) - 1) / 2) * w
+        vendor = a in vendors
+        ax.bar([x + offset for x in xs], [v or 0 for v in values[a]], w,
+               color=SGEMM_VENDOR_COLORS[a] if vendor else ours_colors[i],
+               hatch="//" if vendor else None, edgecolor="black" if vendor else "none", linewidth=0.6,
+               label=SGEMM_VENDOR_LABELS[a] if vendor else "ours (%s)" % a)
+        for x, sh, v in zip(xs, shapes, values[a]):
             if v is None:
-                ax.text(x + dx, top * 0.02, "skipped" if s.rec(ours if dx < 0 else ref, sh) is not None
-                        else "not run", rotation=90, ha="center", va="bottom", fontsize=8, color="#888888")
+                ax.text(x + offset, top * 0.02, "skipped" if s.rec(a, sh) is not None else "not run", rotation=90,
+                        ha="center", va="bottom", fontsize=7 if len(series) > 2 else 8, color="#888888")
+    for x, sh in zip(xs, shapes):
         r = s.ratio(ours, sh)
         if r is not None:
-            ax.annotate(fmt_ratio(r), (x, max(t or 0, c or 0)), xytext=(0, 4), textcoords="offset points",
+            high = max(values[a][x] or 0 for a in series)
+            ax.annotate(fmt_ratio(r), (x, high), xytext=(0, 4), textcoords="offset points",
                         ha="center", va="bottom", fontsize=8.5, fontweight="bold")
     ax.set_xticks(xs)
     ax.set_xticklabels([shape_label(*sh) for sh in shapes], rotation=30 if len(shapes) > 4 else 0,
                        ha="right" if len(shapes) > 4 else "center")
     ax.set_ylim(0, top * 1.18)
     ax.set_xlabel("Shape m\u00d7n\u00d7k   (bold: %s / cuBLAS)" % ours)
-    ax.set_ylabel("Throughput (TFLOP/s, FP32)")
+    ax.set_ylabel("Throughput (TFLOP/s)")
     ax.grid(axis="x", visible=False)
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0))
     set_title(ax, title, s.header)
@@ -248,13 +272,15 @@ def plot_reduce(plt, r, path):
 TOP2_LABELS = {
     TOP2_FUSED: "fused (ours)",
     "fused_no_store": "fused (ours),\nC not stored",
+    "fused_no_store_tf32x3": "fused tf32x3 (ours),\nC not stored",
     "ours_sgemm+ours_top2": "ours SGEMM\n+ ours top-2",
     TOP2_BASELINE: "cuBLAS SGEMM\n+ CUB argmin \u00d72",
     "ours_sgemm_plain": "ours SGEMM only\n(no top-2)",
     "cublas_sgemm_plain": "cuBLAS SGEMM only\n(no top-2)",
 }
-TOP2_COLORS = {TOP2_FUSED: "#1a9850", "fused_no_store": "#91cf60", "ours_sgemm+ours_top2": "#4575b4",
-               TOP2_BASELINE: VENDOR_COLOR, "ours_sgemm_plain": "#bdbdbd", "cublas_sgemm_plain": "#f4a582"}
+TOP2_COLORS = {TOP2_FUSED: "#1a9850", "fused_no_store": "#91cf60", "fused_no_store_tf32x3": "#006837",
+               "ours_sgemm+ours_top2": "#4575b4", TOP2_BASELINE: VENDOR_COLOR, "ours_sgemm_plain": "#bdbdbd",
+               "cublas_sgemm_plain": "#f4a582"}
 
 
 def plot_top2(plt, t, path):

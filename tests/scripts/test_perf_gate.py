@@ -5,6 +5,7 @@ slowed_tuned/ the tuned SGEMM 6% behind at 4096^3 and 20% behind on a short held
 records_on_one_side/ a shape not run and a new variant; other_gpu/ another GPU model. ctest runs one
 case per test (perf_gate_<case>); by hand: python3 tests/scripts/test_perf_gate.py [PerfGate.test_<case>]
 """
+import json
 import os
 import shutil
 import subprocess
@@ -95,6 +96,23 @@ class PerfGate(unittest.TestCase):
             self.assertEqual(rc, 1, out)
             self.assertIn("fixture-gpu-not-a-measurement", out)
             self.assertEqual(len(fail_lines(out)), 2, out)
+
+    def test_tells_records_apart_by_their_inputs(self):
+        # sgemm_bench's accuracy suite writes one record per algorithm and kind of inputs at one shape:
+        # "inputs" is an identity field, so they are two records, not a duplicate key.
+        def record(inputs, max_err):
+            return {"suite": "accuracy", "algorithm": "tf32x3", "impl": "ours", "inputs": inputs, "m": 1024, "n": 1024,
+                    "k": 4096, "max_err": max_err}
+        doc = {"benchmark": "sgemm", "gpu": "FIXTURE GPU (not a measurement)", "results": [
+            {"algorithm": "tuned", "impl": "ours", "m": 4096, "n": 4096, "k": 4096, "time_ms": 3.0,
+             "ratio_to_cublas": 0.9},
+            record("uniform", 1.5e-7), record("wide_exponent", "nan")]}
+        with tempfile.TemporaryDirectory() as root:
+            with open(os.path.join(root, "sgemm.json"), "w") as f:
+                json.dump(doc, f)
+            rc, out = gate("--fresh", root, "--reference", root)
+            self.assertEqual(rc, 0, out)
+            self.assertIn("sgemm.json: 1 ratios compared, 0 dropped", out)
 
 
 if __name__ == "__main__":
