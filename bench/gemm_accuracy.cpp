@@ -69,12 +69,17 @@ ErrorStats relative_errors(const RowReference& ref, const std::vector<float>& C,
 }
 
 void scale_wide_exponent(std::vector<float>& A, std::int64_t m, std::int64_t k, std::vector<float>& B, std::int64_t n,
-                         std::uint64_t seed, int lo, int hi) {
+                         std::uint64_t seed, bool per_element, int lo, int hi) {
   std::mt19937_64 rng(seed);
   const std::uint64_t span = static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo) + 1;  // lo <= hi
   // Modulo of the raw generator, not std::uniform_int_distribution (implementation-defined output):
   // the same exponents on every toolchain; the bias of 2^64 mod 81 is immaterial here.
   auto exponent = [&] { return lo + static_cast<int>(rng() % span); };
+  if (per_element) {
+    for (float& x : A) x = std::ldexp(x, exponent());
+    for (float& x : B) x = std::ldexp(x, exponent());
+    return;
+  }
   for (std::int64_t i = 0; i < m; ++i) {
     const int e = exponent();
     for (std::int64_t p = 0; p < k; ++p) A[i * k + p] = std::ldexp(A[i * k + p], e);

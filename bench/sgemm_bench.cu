@@ -255,14 +255,14 @@ void run_accuracy(const GpuInfo& gpu, cublasHandle_t fp32, cublasHandle_t tf32, 
       "%10s %9s\n",
       shape_name({m, n, k}).c_str(), rows.size(), "inputs", "algorithm", "max (u)", "RMS (u)", "max/tuned", "RMS/tuned",
       "non-fin.");
-  for (const char* kind : {"uniform", "wide_exponent"}) {
+  for (const char* kind : {"uniform", "wide_exponent", "wide_exponent_elements"}) {
     const std::string inputs = kind;
     BENCH_CUDA(tk::fill_uniform(A.get(), m * k, 41));
     BENCH_CUDA(tk::fill_uniform(B.get(), k * n, 43));
     BENCH_CUDA(cudaMemcpy(a.data(), A.get(), a.size() * 4, cudaMemcpyDeviceToHost));
     BENCH_CUDA(cudaMemcpy(b.data(), B.get(), b.size() * 4, cudaMemcpyDeviceToHost));
-    if (inputs == "wide_exponent") {
-      scale_wide_exponent(a, m, k, b, n, kWideExponentSeed);
+    if (inputs != "uniform") {
+      scale_wide_exponent(a, m, k, b, n, kWideExponentSeed, inputs == "wide_exponent_elements");
       BENCH_CUDA(cudaMemcpy(A.get(), a.data(), a.size() * 4, cudaMemcpyHostToDevice));
       BENCH_CUDA(cudaMemcpy(B.get(), b.data(), b.size() * 4, cudaMemcpyHostToDevice));
     }

@@ -216,6 +216,7 @@ ACCURACY_NAMES = {SGEMM_REFERENCE: "cuBLAS FP32", SGEMM_REFERENCE_TF32: "cuBLAS 
 ACCURACY_INPUTS = {
     "uniform": "uniform in [\u22121, 1]",
     "wide_exponent": "uniform, each row of A and column of B \u00d7 2^e, e in [\u221240, 40]",
+    "wide_exponent_elements": "uniform, each element of A and B \u00d7 its own 2^e, e in [\u221240, 40]",
 }
 
 
