@@ -92,14 +92,18 @@ std::string compare_with_tuned(const t::GemmLayout& l, const t::GemmInputs& in, 
 
 TEST(TensorCore, Tf32x3ErrorWithinTwiceTheFp32TunedRungsOnUniformData) {
   GPUPRIMS_REQUIRE_GPU();
-  const auto l = t::make_layout(t::sized_for_sanitizer<std::int64_t>(256, 64), 257, t::sized_for_sanitizer(4096, 512));
+  // k stays 4096 under the sanitizer: at short k tuned's error is a few roundings and tf32x3's fixed
+  // split error per product weighs more (measured: more than 2x tuned's at k = 512).
+  const auto l = t::make_layout(t::sized_for_sanitizer<std::int64_t>(256, 128), 257, 4096);
   auto rng = t::make_rng(1201);
   compare_with_tuned(l, t::make_inputs(l, rng), "uniform", 2.0);
 }
 
 TEST(TensorCore, Tf32x3ErrorWithinTwiceTheFp32TunedRungsOnRowsAndColumnsFrom2PowMinus40To40) {
   GPUPRIMS_REQUIRE_GPU();
-  const auto l = t::make_layout(t::sized_for_sanitizer<std::int64_t>(256, 64), 257, t::sized_for_sanitizer(4096, 512));
+  // k stays 4096 under the sanitizer: at short k tuned's error is a few roundings and tf32x3's fixed
+  // split error per product weighs more (measured: more than 2x tuned's at k = 512).
+  const auto l = t::make_layout(t::sized_for_sanitizer<std::int64_t>(256, 128), 257, 4096);
   auto rng = t::make_rng(1202);
   compare_with_tuned(l, wide_exponent_inputs(l, rng, false), "wide_rows_and_columns", 2.0);
 }
@@ -110,7 +114,9 @@ TEST(TensorCore, Tf32x3ErrorWithinTwiceTheFp32TunedRungsOnRowsAndColumnsFrom2Pow
 // Held to tf32x3's bound; the ratio is printed and recorded, not asserted (it depends on the draw).
 TEST(TensorCore, Tf32x3WithinItsBoundWhenEveryElementHasItsOwnExponent) {
   GPUPRIMS_REQUIRE_GPU();
-  const auto l = t::make_layout(t::sized_for_sanitizer<std::int64_t>(256, 64), 257, t::sized_for_sanitizer(4096, 512));
+  // k stays 4096 under the sanitizer: at short k tuned's error is a few roundings and tf32x3's fixed
+  // split error per product weighs more (measured: more than 2x tuned's at k = 512).
+  const auto l = t::make_layout(t::sized_for_sanitizer<std::int64_t>(256, 128), 257, 4096);
   auto rng = t::make_rng(1207);
   compare_with_tuned(l, wide_exponent_inputs(l, rng, true), "wide_elements", 0.0);
 }
