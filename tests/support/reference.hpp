@@ -38,7 +38,7 @@ inline double gemm_error_bound(std::int64_t k, double magnitude, double c = 2.0)
 }
 
 // The bound of one algorithm (docs/ERROR-BOUNDS.md): the FP32 bound above for the FP32 rungs; for
-// tf32x3 the same once k >= 18, and (40 + k / 32) * 2^-24 * magnitude below (its split and its
+// tf32x3 the same once k >= 19, and (40 + k / 32) * 2^-24 * magnitude below (its split and its
 // tensor-core sums cost a fixed few units that FP32's k + 2 does not cover for short k); for tf32 the
 // FP32 bound plus the rounding of both operands to TF32, (2^-10 + 2^-22) * magnitude.
 inline double gemm_error_bound(gemm::Algorithm algo, std::int64_t k, double magnitude) {
