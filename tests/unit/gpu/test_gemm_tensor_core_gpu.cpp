@@ -1,6 +1,6 @@
 // The tensor-core rungs (tf32, tf32x3) on what only they can get wrong: tf32x3's accuracy beside the
-// FP32 tuned rung on the same inputs (uniform data, and exponents spanning 2^-40..2^40), a long k (the tensor cores'
-// own accumulation), non-finite inputs and values near FLT_MAX (the split), subnormal remainders, and
+// FP32 tuned rung on the same inputs (uniform data, and exponents spanning 2^-40..2^40), a long k (the
+// tensor cores' own accumulation), non-finite inputs and values near FLT_MAX (the split), subnormal remainders, and
 // bitwise determinism. Shapes, strides, offsets, alpha/beta and the fused top-2 are covered with every
 // other rung (test_gemm_gpu.cpp, test_top2_gpu.cpp, the property tests).
 #include <gtest/gtest.h>
@@ -66,9 +66,10 @@ t::GemmInputs wide_exponent_inputs(const t::GemmLayout& l, std::mt19937_64& rng,
   return in;
 }
 
-// tf32x3 and tuned on the same inputs: tf32x3 within its bound, and its max and RMS relative errors
-// within `factor` times tuned's (no such check when factor is 0). Returns the figures (also printed and
-// recorded as a test property).
+// tf32x3 and tuned on the same inputs: tf32x3 within its bound, and its RMS relative error within
+// `factor` times tuned's (no such check when factor is 0). The max ratio is printed and recorded, not
+// asserted: over a few thousand entries it depends on the draw (measured on an H100 at k = 4096 from
+// 0.66x to 3.1x, where the RMS ratio stayed between 0.53x and 1.3x). Returns the figures.
 std::string compare_with_tuned(const t::GemmLayout& l, const t::GemmInputs& in, const char* data, double factor) {
   const t::ProductReference ref = t::reference_product(l.m, l.n, l.k, in.A.data(), l.lda, in.B.data(), l.ldb);
   const t::GemmRun tuned = t::run_sgemm(l, in, Algorithm::tuned, 1.0f, 0.0f, true);
@@ -84,13 +85,12 @@ std::string compare_with_tuned(const t::GemmLayout& l, const t::GemmInputs& in, 
   ::testing::Test::RecordProperty(data, figures);
   std::printf("%s\n", figures.c_str());
   if (factor > 0) {
-    EXPECT_LE(e3.max, factor * et.max) << figures;
     EXPECT_LE(e3.rms, factor * et.rms) << figures;
   }
   return figures;
 }
 
-TEST(TensorCore, Tf32x3ErrorWithinTwiceTheFp32TunedRungsOnUniformData) {
+TEST(TensorCore, Tf32x3RmsErrorWithinTwiceTheFp32TunedRungsOnUniformData) {
   GPUPRIMS_REQUIRE_GPU();
   // k stays 4096 under the sanitizer: at short k tuned's error is a few roundings and tf32x3's fixed
   // split error per product weighs more (measured: more than 2x tuned's at k = 512).
@@ -99,7 +99,7 @@ TEST(TensorCore, Tf32x3ErrorWithinTwiceTheFp32TunedRungsOnUniformData) {
   compare_with_tuned(l, t::make_inputs(l, rng), "uniform", 2.0);
 }
 
-TEST(TensorCore, Tf32x3ErrorWithinTwiceTheFp32TunedRungsOnRowsAndColumnsFrom2PowMinus40To40) {
+TEST(TensorCore, Tf32x3RmsErrorWithinTwiceTheFp32TunedRungsOnRowsAndColumnsFrom2PowMinus40To40) {
   GPUPRIMS_REQUIRE_GPU();
   // k stays 4096 under the sanitizer: at short k tuned's error is a few roundings and tf32x3's fixed
   // split error per product weighs more (measured: more than 2x tuned's at k = 512).
@@ -110,8 +110,8 @@ TEST(TensorCore, Tf32x3ErrorWithinTwiceTheFp32TunedRungsOnRowsAndColumnsFrom2Pow
 
 // Every element with its own exponent: a few products dominate each sum, and the split's fixed error
 // per product (up to about 12 units of 2^-24, docs/ERROR-BOUNDS.md) shows against FP32's single
-// rounding: measured on an H100, 2.2-2.4x tuned's max and 2.1x its RMS, so the 2x is not met here.
-// Held to tf32x3's bound; the ratio is printed and recorded, not asserted (it depends on the draw).
+// rounding: measured on an H100, 2.2-2.7x tuned's max and 2.1-2.4x its RMS, so the 2x is not
+// met here. Held to tf32x3's bound; the ratios are printed and recorded, not asserted.
 TEST(TensorCore, Tf32x3WithinItsBoundWhenEveryElementHasItsOwnExponent) {
   GPUPRIMS_REQUIRE_GPU();
   // k stays 4096 under the sanitizer: at short k tuned's error is a few roundings and tf32x3's fixed
