@@ -12,6 +12,12 @@ __device__ __forceinline__ float load_or_zero(const float* M, std::int64_t ld, s
   return (row < rows && col < cols) ? M[row * ld + col] : 0.0f;
 }
 
+// How many of a vector's four elements exist when `left` elements of its row (or k range) remain from
+// its first one: 0 when none (left <= 0), 4 when all.
+__device__ __forceinline__ int valid_in_vec4(std::int64_t left) {
+  return static_cast<int>(left < 0 ? 0 : (left > 4 ? 4 : left));
+}
+
 // Four consecutive elements p[0..3] of one row, of which the first `valid` exist (valid <= 0: none;
 // >= 4: all); row_ok false means the row does not exist. With kVec (16-byte aligned p: base aligned,
 // ld % 4 == 0, column % 4 == 0) a full vector is one 16-byte load; otherwise, and at the edge, each

@@ -40,8 +40,7 @@ class SlabLoader {
     a_rows_ok_ = 0;
 #pragma unroll
     for (int i = 0; i < Cfg::kAVecs; ++i) a_rows_ok_ |= (row0 + a_row_ + i * kARowStep < op.m ? 1u : 0u) << i;
-    const std::int64_t cols_left = op.n - (col0 + b_c4_);
-    b_cols_ = static_cast<int>(cols_left < 0 ? 0 : (cols_left > 4 ? 4 : cols_left));
+    b_cols_ = valid_in_vec4(op.n - (col0 + b_c4_));
   }
 
   // Global -> registers for the next slab (slab 0 first), `depth` (1..BK) deep, then step to the one

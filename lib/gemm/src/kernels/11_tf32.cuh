@@ -61,15 +61,13 @@ class TensorCoreSlabCopy {
     a_rows_ = 0;
 #pragma unroll
     for (int i = 0; i < kAChunks; ++i) a_rows_ |= (row0 + a_row_ + i * kARowStep < op.m ? 1u : 0u) << i;
-    const std::int64_t cols_left = op.n - (col0 + b_col_);
-    b_cols_ = static_cast<int>(cols_left < 0 ? 0 : (cols_left > 4 ? 4 : cols_left));
+    b_cols_ = valid_in_vec4(op.n - (col0 + b_col_));
   }
 
   // Slab `slab` (k from slab * BK) into stage (As, Bs).
   __device__ __forceinline__ void issue(const GemmOperands& op, std::int64_t slab, float* As, float* Bs) const {
     const std::int64_t k0 = slab * Cfg::BK;
-    const std::int64_t a_k_left = op.k - (k0 + a_k_);
-    const int a_valid = static_cast<int>(a_k_left < 0 ? 0 : (a_k_left > 4 ? 4 : a_k_left));
+    const int a_valid = valid_in_vec4(op.k - (k0 + a_k_));
 #pragma unroll
     for (int i = 0; i < kAChunks; ++i) {
       const int valid = ((a_rows_ >> i) & 1u) ? a_valid : 0;
@@ -245,20 +243,12 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocksPerSm)
   epi.template finish<Cfg::kThreads>(tid);
 }
 
-// Status::unsupported on a device without TF32 MMAs (compute capability below 8.0).
-inline Status require_tensor_cores() {
-  const DeviceInfo* info = nullptr;
-  GPUPRIMS_TRY(current_device_info(&info));
-  return info->cc_major >= 8 ? Status::success : Status::unsupported;
-}
-
-// Raises kKernel's dynamic shared-memory limit to `bytes` (above the default 48 KB), once per device.
+// Raises kKernel's dynamic shared-memory limit to `bytes` (above the default 48 KB) on `device`, once
+// per device.
 template <auto kKernel>
-Status allow_dynamic_smem(int bytes) {
+Status allow_dynamic_smem(const DeviceInfo& device, int bytes) {
   static std::atomic<std::uint64_t> done{0};  // bit d: device d has it (one flag set per kernel)
-  const DeviceInfo* info = nullptr;
-  GPUPRIMS_TRY(current_device_info(&info));
-  const std::uint64_t bit = info->ordinal < 64 ? std::uint64_t{1} << info->ordinal : 0;
+  const std::uint64_t bit = device.ordinal < 64 ? std::uint64_t{1} << device.ordinal : 0;
   if (bit != 0 && (done.load(std::memory_order_relaxed) & bit) != 0) return Status::success;
   GPUPRIMS_CUDA_TRY(cudaFuncSetAttribute(kKernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
   done.fetch_or(bit, std::memory_order_relaxed);
@@ -267,14 +257,16 @@ Status allow_dynamic_smem(int bytes) {
 
 template <class Cfg, class Products>
 Status launch_tensor_core(const GemmCall& c) {
-  GPUPRIMS_TRY(require_tensor_cores());
+  const DeviceInfo* device = nullptr;
+  GPUPRIMS_TRY(current_device_info(&device));
+  if (device->cc_major < 8) return Status::unsupported;  // no TF32 MMAs below compute capability 8.0
   unsigned blocks = 0;
   GPUPRIMS_TRY(tile_grid(c, Cfg::BM, Cfg::BN, &blocks));
   Status st = Status::success;
   const Status launched = launch_by_vec_and_epilogue(c, [&](auto vec, auto visitor) {
     using V = typename decltype(visitor)::type;
     constexpr auto kernel = &tensor_core_kernel<Cfg, Products, decltype(vec)::value, V>;
-    st = allow_dynamic_smem<kernel>(Cfg::kSmemBytes);
+    st = allow_dynamic_smem<kernel>(*device, Cfg::kSmemBytes);
     if (st == Status::success)
       kernel<<<blocks, Cfg::kThreads, Cfg::kSmemBytes, c.stream>>>(c.op, epilogue_params<V>(c));
   });

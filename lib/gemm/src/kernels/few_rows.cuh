@@ -40,8 +40,7 @@ __global__ void __launch_bounds__(FewRowsShape::kThreads) few_rows_kernel(GemmOp
   __shared__ __align__(16) float As[kRows * S::kChunk];
   const int tid = threadIdx.x, warp = tid / kWarpSize, lane = tid % kWarpSize;
   const std::int64_t col = static_cast<std::int64_t>(blockIdx.x) * S::kCols + lane * 4;
-  const std::int64_t cols_left = op.n - col;
-  const int cols = static_cast<int>(cols_left < 0 ? 0 : (cols_left > 4 ? 4 : cols_left));
+  const int cols = valid_in_vec4(op.n - col);
   const float prefetched = Epilogue<Visitor>::prefetch(ep);
   float acc[kRows][4] = {};
 
