@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <random>
 
 namespace gpuprims::bench {
 
@@ -66,28 +65,6 @@ ErrorStats relative_errors(const RowReference& ref, const std::vector<float>& C,
   if (any_nan) s.max = std::numeric_limits<double>::quiet_NaN();
   s.rms = s.elements > 0 ? std::sqrt(sum_sq / static_cast<double>(s.elements)) : 0.0;
   return s;
-}
-
-void scale_wide_exponent(std::vector<float>& A, std::int64_t m, std::int64_t k, std::vector<float>& B, std::int64_t n,
-                         std::uint64_t seed, bool per_element, int lo, int hi) {
-  std::mt19937_64 rng(seed);
-  const std::uint64_t span = static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo) + 1;  // lo <= hi
-  // Modulo of the raw generator, not std::uniform_int_distribution (implementation-defined output):
-  // the same exponents on every toolchain; the bias of 2^64 mod 81 is immaterial here.
-  auto exponent = [&] { return lo + static_cast<int>(rng() % span); };
-  if (per_element) {
-    for (float& x : A) x = std::ldexp(x, exponent());
-    for (float& x : B) x = std::ldexp(x, exponent());
-    return;
-  }
-  for (std::int64_t i = 0; i < m; ++i) {
-    const int e = exponent();
-    for (std::int64_t p = 0; p < k; ++p) A[i * k + p] = std::ldexp(A[i * k + p], e);
-  }
-  for (std::int64_t j = 0; j < n; ++j) {
-    const int e = exponent();
-    for (std::int64_t p = 0; p < k; ++p) B[p * n + j] = std::ldexp(B[p * n + j], e);
-  }
 }
 
 }  // namespace gpuprims::bench

@@ -38,12 +38,4 @@ struct ErrorStats {
 // C: the whole m x n output, row stride ldc.
 ErrorStats relative_errors(const RowReference& ref, const std::vector<float>& C, std::int64_t ldc);
 
-// Wide-exponent inputs: row i of A (m x k) times 2^ea_i and column j of B (k x n) times 2^eb_j, every
-// exponent an integer uniform in [lo, hi] drawn from seed (the same on every toolchain). Powers of two:
-// exact unless a value leaves FP32's range, which |x| <= 1 and |e| <= 40 never do. With per_element,
-// every element of A and B gets its own exponent instead, so that one output's sum mixes products of
-// very different sizes (the per-row form scales whole sums and, relative to each, changes little).
-void scale_wide_exponent(std::vector<float>& A, std::int64_t m, std::int64_t k, std::vector<float>& B, std::int64_t n,
-                         std::uint64_t seed, bool per_element = false, int lo = -40, int hi = 40);
-
 }  // namespace gpuprims::bench

@@ -262,7 +262,7 @@ void run_accuracy(const GpuInfo& gpu, cublasHandle_t fp32, cublasHandle_t tf32, 
     BENCH_CUDA(cudaMemcpy(a.data(), A.get(), a.size() * 4, cudaMemcpyDeviceToHost));
     BENCH_CUDA(cudaMemcpy(b.data(), B.get(), b.size() * 4, cudaMemcpyDeviceToHost));
     if (inputs != "uniform") {
-      scale_wide_exponent(a, m, k, b, n, kWideExponentSeed, inputs == "wide_exponent_elements");
+      tk::scale_exponents(a, m, k, k, b, n, n, kWideExponentSeed, inputs == "wide_exponent_elements");
       BENCH_CUDA(cudaMemcpy(A.get(), a.data(), a.size() * 4, cudaMemcpyHostToDevice));
       BENCH_CUDA(cudaMemcpy(B.get(), b.data(), b.size() * 4, cudaMemcpyHostToDevice));
     }

@@ -30,4 +30,13 @@ std::vector<float> random_vector(std::size_t n, std::mt19937_64& rng, Dist dist 
 // The integers lo..hi (hi - lo < 2^32) as floats: sums stay exact while sum |x| <= 2^24.
 std::vector<float> random_integers(std::size_t n, std::mt19937_64& rng, int lo, int hi);
 
+// Wide-exponent GEMM operands: row i of A (m x k, row stride lda) times 2^ea_i and column j of B
+// (k x n, row stride ldb) times 2^eb_j; with per_element, every element of the two windows times its
+// own 2^e instead, so that one output's sum mixes products of very different sizes (the per-row form
+// scales whole sums and, relative to each, changes little). Exponents are integers uniform in
+// [lo, hi] drawn from seed, the same on every toolchain. Powers of two: exact unless a value leaves
+// FP32's range, which |x| <= 1 and |e| <= 40 never do.
+void scale_exponents(std::vector<float>& A, std::int64_t m, std::int64_t k, std::int64_t lda, std::vector<float>& B,
+                     std::int64_t n, std::int64_t ldb, std::uint64_t seed, bool per_element, int lo = -40, int hi = 40);
+
 }  // namespace gpuprims::testkit

@@ -16,6 +16,7 @@
 
 #include "support/gemm_check.hpp"
 #include "support/gpu.hpp"
+#include "testkit/random.hpp"
 
 namespace {
 
@@ -45,24 +46,11 @@ RelativeError relative_error(const t::GemmLayout& l, const t::ProductReference& 
   return e;
 }
 
-// Wide-exponent inputs: each row of A and each column of B scaled by its own 2^e, e uniform in
-// [-40, 40] (per_element: every element instead, so that one sum mixes products from 2^-80 to 2^80).
+// Wide-exponent inputs (testkit::scale_exponents): each row of A and each column of B scaled by its
+// own 2^e, e uniform in [-40, 40], or with per_element every element.
 t::GemmInputs wide_exponent_inputs(const t::GemmLayout& l, std::mt19937_64& rng, bool per_element) {
   t::GemmInputs in = t::make_inputs(l, rng);
-  std::uniform_int_distribution<int> e(-40, 40);
-  if (per_element) {
-    for (float& x : in.A) x = std::ldexp(x, e(rng));
-    for (float& x : in.B) x = std::ldexp(x, e(rng));
-    return in;
-  }
-  for (std::int64_t i = 0; i < l.m; ++i) {
-    const int s = e(rng);
-    for (std::int64_t p = 0; p < l.k; ++p) in.A[static_cast<std::size_t>(i * l.lda + p)] *= std::ldexp(1.0f, s);
-  }
-  for (std::int64_t j = 0; j < l.n; ++j) {
-    const int s = e(rng);
-    for (std::int64_t p = 0; p < l.k; ++p) in.B[static_cast<std::size_t>(p * l.ldb + j)] *= std::ldexp(1.0f, s);
-  }
+  gpuprims::testkit::scale_exponents(in.A, l.m, l.k, l.lda, in.B, l.n, l.ldb, rng(), per_element);
   return in;
 }
 
