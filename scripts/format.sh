@@ -25,21 +25,9 @@ while [ $# -gt 0 ]; do
   esac
 done
 
-find_clang_format() {
-  if [ -n "${CLANG_FORMAT:-}" ]; then echo "$CLANG_FORMAT"; return; fi
-  command -v clang-format-14 || command -v clang-format || true
-}
-cf=$(find_clang_format)
-if [ -z "$cf" ] && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ]; then
-  echo "format.sh: installing clang-format-14"
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clang-format-14 >/dev/null
-  cf=$(find_clang_format)
-fi
-if [ -z "$cf" ]; then
-  echo "format.sh: clang-format not found; install clang-format-14 (apt-get install clang-format-14) or set CLANG_FORMAT" >&2
-  exit 2
-fi
+# shellcheck source=scripts/llvm-tool.sh
+source scripts/llvm-tool.sh
+cf=$(llvm_tool clang-format "${CLANG_FORMAT:-}" format.sh) || exit 2
 # Other major versions break lines differently: the check is only meaningful with 14.
 version=$("$cf" --version | grep -Eo 'version [0-9]+' | grep -Eo '[0-9]+' || true)
 [ "$version" = 14 ] || echo "format.sh: warning: $cf is version ${version:-?}, the style is tuned for clang-format 14" >&2

@@ -27,21 +27,9 @@ done
 jobs=${JOBS:-$(nproc)}
 command -v nvcc >/dev/null 2>&1 || export PATH="$PATH:/usr/local/cuda/bin"
 
-find_clang_tidy() {
-  if [ -n "${CLANG_TIDY:-}" ]; then echo "$CLANG_TIDY"; return; fi
-  command -v clang-tidy-14 || command -v clang-tidy || true
-}
-ct=$(find_clang_tidy)
-if [ -z "$ct" ] && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ]; then
-  echo "tidy.sh: installing clang-tidy-14"
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clang-tidy-14 >/dev/null
-  ct=$(find_clang_tidy)
-fi
-if [ -z "$ct" ]; then
-  echo "tidy.sh: clang-tidy not found; install clang-tidy-14 (apt-get install clang-tidy-14) or set CLANG_TIDY" >&2
-  exit 2
-fi
+# shellcheck source=scripts/llvm-tool.sh
+source scripts/llvm-tool.sh
+ct=$(llvm_tool clang-tidy "${CLANG_TIDY:-}" tidy.sh) || exit 2
 
 db="$build/compile_commands.json"
 if [ ! -s "$db" ]; then
