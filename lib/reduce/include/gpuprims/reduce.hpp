@@ -7,11 +7,15 @@
 #include <cstddef>
 #include <cstdint>
 
+#include <gpuprims/device/reduce_ops.hpp>
 #include <gpuprims/export.hpp>
 #include <gpuprims/status.hpp>
 #include <gpuprims/top2.hpp>
 
 namespace gpuprims::reduce {
+
+//! The operators of the typed and row-wise reductions (gpuprims/device/reduce_ops.hpp defines each).
+enum class Operator { sum, min, max, argmin, argmax };
 
 //! The variants of the sum ladder, each selectable; `shuffle` (the default) is the fastest.
 enum class Algorithm {

@@ -362,6 +362,14 @@ struct ArgMax {
   }
 };
 
+//! An operator's combine as a binary functor (what warp_reduce / block_reduce take).
+template <class Op>
+struct CombineWith {
+  Op op;  //!< the operator
+  //! op.combine(a, b).
+  GPUPRIMS_OPS_HD typename Op::Acc operator()(typename Op::Acc a, typename Op::Acc b) const { return op.combine(a, b); }
+};
+
 }  // namespace device
 }  // namespace gpuprims
 
