@@ -1,0 +1,271 @@
+#pragma once
+//! \file
+//! Device-wide reduction of n elements with any operator of the reduce_ops.hpp shape (nvcc only): the
+//! kernels and host launchers libgpuprims's typed reductions are instantiated from, for nvcc users to
+//! instantiate with their own operator and type. Two passes: pass 1 gives one accumulator per block
+//! (a capped grid that fills the GPU once; each thread combines its grid-stride share, 16-byte vector
+//! loads with a scalar head and tail), pass 2 is one block over the partials that writes
+//! op.finish(...). With one block pass 1 writes the result itself. Every assignment of elements to
+//! threads is fixed by (n, d_in mod 16, grid), so results are bitwise reproducible run to run.
+//!
+//! The combine must be associative and commutative: elements reach it in grid-stride order, not
+//! index order (reduce_ops.hpp's operators are; an argmin-like operator gets each element's index).
+//!
+//! \code
+//!   std::size_t bytes = gpuprims::device::reduce_workspace_bytes<MyOp>(n);
+//!   // ... allocate bytes (may be 0) ...
+//!   gpuprims::Status s = gpuprims::device::reduce(d_in, n, d_out, d_ws, bytes, stream, MyOp{});
+//! \endcode
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include <gpuprims/device/block_reduce.cuh>
+#include <gpuprims/device/device_reduce_plan.hpp>
+#include <gpuprims/status.hpp>
+
+namespace gpuprims::device {
+
+namespace reduce_detail {
+
+// op.combine over the elements of one 16-byte vector, in index order; `first` is the index of its
+// first element.
+template <class Op>
+__device__ __forceinline__ typename Op::Acc combine_vector(const Op& op, typename Op::Acc acc, const uint4& raw,
+                                                           std::int64_t first) {
+  using T = typename Op::Input;
+  constexpr int kWidth = static_cast<int>(vector_width(sizeof(T)));
+  T elems[kWidth];
+  std::memcpy(elems, &raw, sizeof(elems));
+#pragma unroll
+  for (int j = 0; j < kWidth; ++j) acc = op.combine(acc, op.lift(elems[j], first + j));
+  return acc;
+}
+
+}  // namespace reduce_detail
+
+//! Thread level: what global thread gtid of nthreads combines of in[0, n): the vectors gtid,
+//! gtid + nthreads, ... (kUnroll in flight, each into its own accumulator, the accumulators then
+//! combined by a fixed tree), then element j of the head and of the tail when gtid == j.
+template <int kUnroll, class Op>
+__device__ __forceinline__ typename Op::Acc thread_reduce(const typename Op::Input* __restrict__ in, std::int64_t n,
+                                                          std::int64_t gtid, std::int64_t nthreads, const Op& op) {
+  static_assert(kUnroll >= 1 && (kUnroll & (kUnroll - 1)) == 0, "power-of-two unroll");
+  using T = typename Op::Input;
+  using Acc = typename Op::Acc;
+  constexpr std::int64_t kWidth = vector_width(sizeof(T));
+  const ReduceSplit split = reduce_split(reinterpret_cast<std::uintptr_t>(in), n, sizeof(T));
+
+  Acc acc[kUnroll];
+#pragma unroll
+  for (int u = 0; u < kUnroll; ++u) acc[u] = op.identity();
+
+  if constexpr (kWidth > 1) {
+    const uint4* __restrict__ body = reinterpret_cast<const uint4*>(in + split.head);
+    std::int64_t i = gtid;
+    const std::int64_t last_full = split.vec_count - (kUnroll - 1) * nthreads;  // i < last_full: all in range
+    for (; i < last_full; i += kUnroll * nthreads) {
+      uint4 v[kUnroll];
+#pragma unroll
+      for (int u = 0; u < kUnroll; ++u) v[u] = __ldg(body + i + u * nthreads);
+#pragma unroll
+      for (int u = 0; u < kUnroll; ++u)
+        acc[u] = reduce_detail::combine_vector(op, acc[u], v[u], split.head + (i + u * nthreads) * kWidth);
+    }
+    // Fewer than kUnroll vectors left for this thread: one at a time, into the accumulators in turn.
+#pragma unroll
+    for (int u = 0; u < kUnroll - 1; ++u) {
+      if (i < split.vec_count) acc[u] = reduce_detail::combine_vector(op, acc[u], __ldg(body + i), split.head + i * kWidth);
+      i += nthreads;
+    }
+  }
+#pragma unroll
+  for (int width = kUnroll / 2; width > 0; width /= 2) {
+#pragma unroll
+    for (int u = 0; u < width; ++u) acc[u] = op.combine(acc[u], acc[u + width]);
+  }
+  Acc s = acc[0];
+  if constexpr (kWidth > 1) {
+    if (gtid < split.head) s = op.combine(s, op.lift(in[gtid], gtid));
+  } else {
+    // No vector loads (an element size that does not divide 16): a plain grid-stride loop.
+    for (std::int64_t i = gtid; i < split.head; i += nthreads) s = op.combine(s, op.lift(in[i], i));
+  }
+  if (gtid < split.tail) s = op.combine(s, op.lift(in[split.tail_begin + gtid], split.tail_begin + gtid));
+  return s;
+}
+
+//! Pass 1 of a grid: partials[blockIdx.x] = the block's combine of its share of in[0, n).
+template <class Op, class Policy>
+__global__ void __launch_bounds__(Policy::kThreads)
+    reduce_partials_kernel(const typename Op::Input* __restrict__ in, std::int64_t n,
+                           typename Op::Acc* __restrict__ partials, Op op) {
+  constexpr int kThreads = Policy::kThreads;
+  const int tid = static_cast<int>(threadIdx.x);
+  const std::int64_t nthreads = static_cast<std::int64_t>(gridDim.x) * kThreads;
+  const std::int64_t gtid = static_cast<std::int64_t>(blockIdx.x) * kThreads + tid;
+  const typename Op::Acc v = thread_reduce<Policy::kUnroll>(in, n, gtid, nthreads, op);
+  const typename Op::Acc s = block_reduce<kThreads>(v, [op](auto a, auto b) { return op.combine(a, b); }, tid);
+  if (tid == 0) partials[blockIdx.x] = s;
+}
+
+//! One block over the input (n small enough for one pass): *out = op.finish(combine of in[0, n)).
+template <class Op, class Policy>
+__global__ void __launch_bounds__(Policy::kThreads)
+    reduce_single_block_kernel(const typename Op::Input* __restrict__ in, std::int64_t n,
+                               typename Op::Output* __restrict__ out, Op op) {
+  constexpr int kThreads = Policy::kThreads;
+  const int tid = static_cast<int>(threadIdx.x);
+  const typename Op::Acc v = thread_reduce<Policy::kUnroll>(in, n, tid, kThreads, op);
+  const typename Op::Acc s = block_reduce<kThreads>(v, [op](auto a, auto b) { return op.combine(a, b); }, tid);
+  if (tid == 0) *out = op.finish(s);
+}
+
+//! Pass 2: one block over `count` partials (thread t combines partials t, t + kThreads, ... in order,
+//! then the block tree): *out = op.finish(...). count == 0 writes op.finish(op.identity()).
+template <class Op, class Policy>
+__global__ void __launch_bounds__(Policy::kThreads)
+    reduce_finish_kernel(const typename Op::Acc* __restrict__ partials, std::int64_t count,
+                         typename Op::Output* __restrict__ out, Op op) {
+  constexpr int kThreads = Policy::kThreads;
+  const int tid = static_cast<int>(threadIdx.x);
+  typename Op::Acc v = op.identity();
+  for (std::int64_t i = tid; i < count; i += kThreads) v = op.combine(v, partials[i]);
+  const typename Op::Acc s = block_reduce<kThreads>(v, [op](auto a, auto b) { return op.combine(a, b); }, tid);
+  if (tid == 0) *out = op.finish(s);
+}
+
+//! Device scratch bytes reduce() needs for n elements with operator Op (no device work; may be 0).
+template <class Op, class Policy = DeviceReducePolicy>
+constexpr std::size_t reduce_workspace_bytes(std::int64_t n) noexcept {
+  return reduce_workspace_size<Policy>(n, sizeof(typename Op::Input), sizeof(typename Op::Acc));
+}
+
+//! The checks of reduce()'s data arguments, before any CUDA call: n >= 0, d_out non-null and aligned
+//! for Output, d_in non-null when n > 0 and aligned to its element size (16-byte vector loads start at
+//! an element boundary).
+template <class Op>
+Status reduce_validate_args(const typename Op::Input* d_in, std::int64_t n,
+                            const typename Op::Output* d_out) noexcept {
+  using T = typename Op::Input;
+  using Out = typename Op::Output;
+  if (n < 0 || d_out == nullptr || (d_in == nullptr && n > 0)) return Status::invalid_argument;
+  if (reinterpret_cast<std::uintptr_t>(d_out) % alignof(Out) != 0) return Status::misaligned_pointer;
+  if (d_in != nullptr && reinterpret_cast<std::uintptr_t>(d_in) % alignof(T) != 0) return Status::misaligned_pointer;
+  if (vector_width(sizeof(T)) > 1 && d_in != nullptr && reinterpret_cast<std::uintptr_t>(d_in) % sizeof(T) != 0)
+    return Status::misaligned_pointer;
+  return Status::success;
+}
+
+//! Every check of reduce(): the data arguments, then the workspace (non-null and at least
+//! reduce_workspace_bytes when that is not 0; any alignment).
+template <class Op, class Policy = DeviceReducePolicy>
+Status reduce_validate(const typename Op::Input* d_in, std::int64_t n, const typename Op::Output* d_out,
+                       const void* d_workspace, std::size_t workspace_bytes) noexcept {
+  const Status args = reduce_validate_args<Op>(d_in, n, d_out);
+  if (args != Status::success) return args;
+  const std::size_t needed = reduce_workspace_bytes<Op, Policy>(n);
+  if (needed > 0 && (d_workspace == nullptr || workspace_bytes < needed)) return Status::invalid_argument;
+  return Status::success;
+}
+
+//! reduce() on a GPU known to hold `resident_blocks` pass-1 blocks at once (the caller measured it,
+//! e.g. SM count x cudaOccupancyMaxActiveBlocksPerMultiprocessor of reduce_partials_kernel). The grid
+//! is min(reduce_max_blocks(n), resident_blocks): the same resident_blocks give the same bits.
+template <class Op, class Policy = DeviceReducePolicy>
+Status reduce_on_grid(const typename Op::Input* d_in, std::int64_t n, typename Op::Output* d_out, void* d_workspace,
+                      std::size_t workspace_bytes, std::int64_t resident_blocks, cudaStream_t stream = nullptr,
+                      Op op = Op{}) {
+  const Status valid = reduce_validate<Op, Policy>(d_in, n, d_out, d_workspace, workspace_bytes);
+  if (valid != Status::success) return valid;
+  constexpr int kThreads = Policy::kThreads;
+  const std::int64_t blocks = reduce_grid<Policy>(n, sizeof(typename Op::Input), resident_blocks);
+  if (blocks <= 1) {
+    // n == 0: the finish kernel over no partials writes the empty result (stream-ordered, no memset).
+    if (n == 0)
+      reduce_finish_kernel<Op, Policy><<<1, kThreads, 0, stream>>>(nullptr, 0, d_out, op);
+    else
+      reduce_single_block_kernel<Op, Policy><<<1, kThreads, 0, stream>>>(d_in, n, d_out, op);
+    return cudaPeekAtLastError() == cudaSuccess ? Status::success : Status::cuda_error;
+  }
+  // Partials at the first kPartialsAlign boundary: the result does not depend on the workspace address.
+  const std::uintptr_t base = reinterpret_cast<std::uintptr_t>(d_workspace);
+  auto* partials = reinterpret_cast<typename Op::Acc*>((base + (Policy::kPartialsAlign - 1)) &
+                                                       ~static_cast<std::uintptr_t>(Policy::kPartialsAlign - 1));
+  reduce_partials_kernel<Op, Policy><<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(d_in, n, partials, op);
+  if (cudaPeekAtLastError() != cudaSuccess) return Status::cuda_error;
+  reduce_finish_kernel<Op, Policy><<<1, kThreads, 0, stream>>>(partials, blocks, d_out, op);
+  return cudaPeekAtLastError() == cudaSuccess ? Status::success : Status::cuda_error;
+}
+
+//! *d_out = op.finish(combine of d_in[0, n)), enqueued on stream; no allocation, no synchronization.
+//! d_workspace holds reduce_workspace_bytes<Op>(n) bytes (any alignment; may be null when that is 0).
+//! n == 0 writes op.finish(op.identity()). Bad arguments return a Status before anything is launched.
+//! Queries the current device's SM count and the kernel's occupancy on every call (the library's own
+//! entry points cache them; call reduce_on_grid to do the same).
+template <class Op, class Policy = DeviceReducePolicy>
+Status reduce(const typename Op::Input* d_in, std::int64_t n, typename Op::Output* d_out, void* d_workspace,
+              std::size_t workspace_bytes, cudaStream_t stream = nullptr, Op op = Op{}) {
+  const Status valid = reduce_validate<Op, Policy>(d_in, n, d_out, d_workspace, workspace_bytes);
+  if (valid != Status::success) return valid;
+  int device = 0, sms = 0, per_sm = 0;
+  if (cudaGetDevice(&device) != cudaSuccess) return Status::unsupported;
+  if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess) return Status::cuda_error;
+  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, reduce_partials_kernel<Op, Policy>, Policy::kThreads,
+                                                    0) != cudaSuccess)
+    return Status::cuda_error;
+  const std::int64_t resident = static_cast<std::int64_t>(sms) * (per_sm < 1 ? 1 : per_sm);
+  return reduce_on_grid<Op, Policy>(d_in, n, d_out, d_workspace, workspace_bytes, resident, stream, op);
+}
+
+//! A plain binary functor and an initial value as an operator of the reduce_ops.hpp shape, the way
+//! CUB's DeviceReduce::Reduce(op, init) takes them: the result is op(init, combine of the elements),
+//! init applied once (it need not be an identity of op); op must be associative and commutative.
+//! T must be trivially copyable. Built by make_reduce_op(op, init).
+template <class T, class BinaryOp>
+struct BinaryOpReduce {
+  //! An element, or nothing yet (has == 0): the operator needs no identity element.
+  struct Acc {
+    T value;            //!< the combine so far (meaningless when has == 0)
+    std::uint32_t has;  //!< 1 when value holds at least one element
+  };
+  using Input = T;   //!< element
+  using Output = T;  //!< result
+  BinaryOp op;       //!< the user's functor
+  T init;            //!< applied once, first
+
+  //! Nothing.
+  __host__ __device__ __forceinline__ Acc identity() const {
+    Acc a;
+    std::memset(&a, 0, sizeof(a));
+    return a;
+  }
+  //! The element.
+  __host__ __device__ __forceinline__ Acc lift(T x, std::int64_t) const {
+    Acc a = identity();
+    a.value = x;
+    a.has = 1;
+    return a;
+  }
+  //! op(a, b), skipping an empty side.
+  __host__ __device__ __forceinline__ Acc combine(Acc a, Acc b) const {
+    if (!a.has) return b;
+    if (!b.has) return a;
+    a.value = op(a.value, b.value);
+    return a;
+  }
+  //! op(init, a), or init for nothing.
+  __host__ __device__ __forceinline__ T finish(Acc a) const { return a.has ? op(init, a.value) : init; }
+};
+
+//! A BinaryOpReduce from a functor and an initial value.
+template <class T, class BinaryOp>
+__host__ __device__ BinaryOpReduce<T, BinaryOp> make_reduce_op(BinaryOp op, T init) {
+  static_assert(std::is_trivially_copyable_v<T>, "the element type is copied as bytes");
+  return BinaryOpReduce<T, BinaryOp>{op, init};
+}
+
+}  // namespace gpuprims::device

@@ -1,0 +1,85 @@
+#pragma once
+//! \file
+//! Launch arithmetic of the device-wide reduction (device_reduce.cuh), apart from its kernels and
+//! plain C++17, so host code and CPU tests can use it: the tuning policy, the split of an input into a
+//! scalar head, a body of 16-byte vectors and a scalar tail, the pass-1 grid, and the workspace.
+#include <cstddef>
+#include <cstdint>
+
+#if defined(__CUDACC__)
+#define GPUPRIMS_PLAN_HD __host__ __device__ __forceinline__
+#else
+#define GPUPRIMS_PLAN_HD inline
+#endif
+
+namespace gpuprims::device {
+
+//! The default tuning of the device-wide reduction. A policy is any type with these four members.
+struct DeviceReducePolicy {
+  static constexpr int kThreads = 256;               //!< threads per block, both passes (power of two)
+  static constexpr int kUnroll = 4;                  //!< 16-byte loads in flight per thread (power of two)
+  static constexpr std::int64_t kMaxBlocks = 2048;   //!< cap on pass-1 blocks (and partials)
+  static constexpr std::size_t kPartialsAlign = 16;  //!< partials start at this boundary of the workspace
+};
+
+//! Elements of `elem_size` bytes per 16-byte vector load: 16 / elem_size when that divides 16, else 1
+//! (no vector loads: every element is a scalar of the head).
+GPUPRIMS_PLAN_HD constexpr std::int64_t vector_width(std::size_t elem_size) {
+  return (elem_size > 0 && elem_size <= 16 && 16 % elem_size == 0) ? static_cast<std::int64_t>(16 / elem_size) : 1;
+}
+
+//! Split of n elements of elem_size bytes starting at byte address addr (a multiple of elem_size):
+//! scalars [0, head) up to the first 16-byte boundary, vec_count vectors of vector_width elements, and
+//! scalars [tail_begin, n). head and tail are each below vector_width. Without vector loads
+//! (vector_width 1) every element is in the head.
+struct ReduceSplit {
+  std::int64_t head;        //!< scalars before the first 16-byte boundary
+  std::int64_t vec_count;   //!< 16-byte vectors after them
+  std::int64_t tail_begin;  //!< head + width * vec_count
+  std::int64_t tail;        //!< scalars after the last whole vector
+};
+
+//! The split above (n >= 0).
+GPUPRIMS_PLAN_HD constexpr ReduceSplit reduce_split(std::uintptr_t addr, std::int64_t n, std::size_t elem_size) {
+  const std::int64_t width = vector_width(elem_size);
+  if (width == 1) return ReduceSplit{n > 0 ? n : 0, 0, n > 0 ? n : 0, 0};
+  const auto to_boundary = static_cast<std::int64_t>(((16u - (addr & 15u)) & 15u) / elem_size);
+  const std::int64_t head = to_boundary < n ? to_boundary : (n > 0 ? n : 0);
+  const std::int64_t vec_count = n > head ? (n - head) / width : 0;
+  const std::int64_t tail_begin = head + width * vec_count;
+  return ReduceSplit{head, vec_count, tail_begin, n > tail_begin ? n - tail_begin : 0};
+}
+
+//! Pass-1 blocks with an unlimited GPU: enough that every thread has one whole unrolled iteration of
+//! vector loads, at least 1, at most Policy::kMaxBlocks; 0 for n <= 0. An upper bound of the real grid.
+template <class Policy = DeviceReducePolicy>
+GPUPRIMS_PLAN_HD constexpr std::int64_t reduce_max_blocks(std::int64_t n, std::size_t elem_size) {
+  if (n <= 0) return 0;
+  const std::int64_t per_block = std::int64_t{Policy::kThreads} * Policy::kUnroll * vector_width(elem_size);
+  const std::int64_t blocks = n / per_block + (n % per_block != 0 ? 1 : 0);
+  return blocks < Policy::kMaxBlocks ? blocks : Policy::kMaxBlocks;
+}
+
+//! The pass-1 grid on a GPU holding `resident_blocks` blocks at once: min(reduce_max_blocks, resident),
+//! at least 1 for n > 0. One block means one pass (it writes the result itself).
+template <class Policy = DeviceReducePolicy>
+GPUPRIMS_PLAN_HD constexpr std::int64_t reduce_grid(std::int64_t n, std::size_t elem_size,
+                                                    std::int64_t resident_blocks) {
+  const std::int64_t most = reduce_max_blocks<Policy>(n, elem_size);
+  if (most == 0) return 0;
+  const std::int64_t resident = resident_blocks < 1 ? 1 : resident_blocks;
+  return most < resident ? most : resident;
+}
+
+//! Workspace bytes for n elements: room for one accumulator of acc_size bytes per pass-1 block, placed
+//! at the first kPartialsAlign boundary of the workspace, when there are two passes; 0 for one.
+template <class Policy = DeviceReducePolicy>
+GPUPRIMS_PLAN_HD constexpr std::size_t reduce_workspace_size(std::int64_t n, std::size_t elem_size,
+                                                             std::size_t acc_size) {
+  const std::int64_t blocks = reduce_max_blocks<Policy>(n, elem_size);
+  return blocks > 1 ? static_cast<std::size_t>(blocks) * acc_size + (Policy::kPartialsAlign - 1) : 0;
+}
+
+}  // namespace gpuprims::device
+
+#undef GPUPRIMS_PLAN_HD
