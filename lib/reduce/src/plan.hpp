@@ -14,7 +14,7 @@
 
 namespace gpuprims::reduce::detail {
 
-// Every tuning constant of the sum ladder.
+// Every tuning constant of the sum ladder (rungs 1-6, and rung 7 above its single-launch size).
 struct ReduceTuning {
   // Threads per block, every rung and both passes (a power of two, >= 64 for the unrolled last warp).
   static constexpr int kThreads = 256;
@@ -23,11 +23,11 @@ struct ReduceTuning {
   // Cap on pass-1 blocks, so the partials (and the workspace) stay O(1) in n and one block of pass 2
   // reduces them. The real grid is min(needed, sm_count * resident blocks per SM, kMaxPartials).
   static constexpr std::int64_t kMaxPartials = 2048;
-  // Rungs 4-6: floats per vector load (16 bytes) and vector loads in flight per thread per iteration,
+  // Rungs 4-7: floats per vector load (16 bytes) and vector loads in flight per thread per iteration,
   // each into its own accumulator.
   static constexpr int kVecWidth = 4;
   static constexpr int kUnroll = 4;
-  // Rungs 4-6 size pass 1 so that every thread has at least one full unrolled iteration of loads.
+  // Rungs 4-7 size pass 1 so that every thread has at least one full unrolled iteration of loads.
   static constexpr std::int64_t kItemsPerThreadIteration = std::int64_t{kVecWidth} * kUnroll;
 };
 static_assert((ReduceTuning::kThreads & (ReduceTuning::kThreads - 1)) == 0, "power-of-two block");
@@ -35,10 +35,25 @@ static_assert((1 << ReduceTuning::kLog2Threads) == ReduceTuning::kThreads, "log2
 static_assert(ReduceTuning::kThreads >= 64, "the unrolled last warp needs two warps of data");
 static_assert(ReduceTuning::kMaxPartials >= 1, "at least one partial");
 
+// Rung 7, single_pass: for n <= kMaxItems one launch and no workspace. On sm_90 a cluster of
+// kClusterBlocks blocks (a portable cluster size) meets in distributed shared memory; elsewhere one
+// block. Above kMaxItems the rung is shuffle (rung 6), two passes, ReduceTuning's constants.
+struct SinglePassTuning {
+  static constexpr int kThreads = 1024;  // both single-launch kernels
+  static constexpr int kLog2Threads = 10;
+  static constexpr int kClusterBlocks = 8;
+  static constexpr int kClusterUnroll = 4;   // float4 loads in flight per thread, cluster kernel
+  static constexpr int kOneBlockUnroll = 8;  // one block: more loads in flight to cover the latency alone
+  // The largest n taken in one launch: 2^17 floats are 512 KiB, 64 KiB per block of the cluster.
+  static constexpr std::int64_t kMaxItems = std::int64_t{1} << 17;
+};
+static_assert((1 << SinglePassTuning::kLog2Threads) == SinglePassTuning::kThreads, "log2 matches");
+static_assert(SinglePassTuning::kClusterBlocks <= 8, "portable cluster size");
+
 // How a rung takes its items from global memory.
 enum class LoadShape {
   tile_per_thread,  // rungs 1-3: one item per thread per tile of kThreads items; a block loops over tiles
-  grid_stride_vec,  // rungs 4-6: float4 loads, kUnroll in flight, grid-stride; scalar head and tail
+  grid_stride_vec,  // rungs 4-7: float4 loads, kUnroll in flight, grid-stride; scalar head and tail
 };
 
 // ceil(a / b) for a >= 0, b > 0 without the overflow of (a + b - 1) / b near INT64_MAX.
@@ -48,13 +63,18 @@ GPUPRIMS_HD constexpr bool valid_algorithm(Algorithm algo) {
   return static_cast<int>(algo) >= 0 && static_cast<int>(algo) < static_cast<int>(kAllAlgorithms.size());
 }
 
+// True when the single_pass rung takes n items in one launch (no workspace, no second kernel).
+GPUPRIMS_HD constexpr bool single_launch(std::int64_t n, Algorithm algo) {
+  return algo == Algorithm::single_pass && n <= SinglePassTuning::kMaxItems;
+}
+
 GPUPRIMS_HD constexpr LoadShape load_shape(Algorithm algo) {
   return static_cast<int>(algo) < static_cast<int>(Algorithm::add_during_load) ? LoadShape::tile_per_thread
                                                                                : LoadShape::grid_stride_vec;
 }
 
 // Items one block of pass 1 should get at least: a tile (rungs 1-3) or one unrolled iteration of every
-// thread (rungs 4-6).
+// thread (rungs 4-7).
 GPUPRIMS_HD constexpr std::int64_t items_per_block_min(Algorithm algo) {
   return load_shape(algo) == LoadShape::tile_per_thread
              ? std::int64_t{ReduceTuning::kThreads}
@@ -62,9 +82,11 @@ GPUPRIMS_HD constexpr std::int64_t items_per_block_min(Algorithm algo) {
 }
 
 // Blocks pass 1 would use with an unlimited GPU: ceil(n / items_per_block_min), capped at kMaxPartials.
-// An upper bound of the real grid on every device; 0 for n <= 0.
+// An upper bound of the real grid on every device; 0 for n <= 0. A single launch counts as one block
+// (it writes d_out itself and needs no partials).
 GPUPRIMS_HD constexpr std::int64_t max_pass1_blocks(std::int64_t n, Algorithm algo) {
   if (n <= 0) return 0;
+  if (single_launch(n, algo)) return 1;
   return ::gpuprims::detail::min_of(ceil_div_i64(n, items_per_block_min(algo)), ReduceTuning::kMaxPartials);
 }
 
@@ -90,7 +112,7 @@ GPUPRIMS_HD constexpr std::size_t workspace_bytes_for(std::int64_t n, Algorithm 
 
 // The longest chain of sequential additions (items accumulated one after another) that one thread of
 // one block performs when `blocks` blocks of kThreads threads reduce n items with the given shape.
-// Rungs 1-3: thread 0 adds the result of every tile its block owns, in order. Rungs 4-6: every item a
+// Rungs 1-3: thread 0 adds the result of every tile its block owns, in order. Rungs 4-7: every item a
 // thread loads, counted as if added one by one (its accumulators make the real chain shorter), plus one
 // head and one tail scalar.
 GPUPRIMS_HD constexpr std::int64_t chain_items(std::int64_t n, std::int64_t blocks, LoadShape shape) {
@@ -99,6 +121,20 @@ GPUPRIMS_HD constexpr std::int64_t chain_items(std::int64_t n, std::int64_t bloc
   if (shape == LoadShape::tile_per_thread) return ceil_div_i64(ceil_div_i64(n, T), blocks);
   constexpr std::int64_t V = ReduceTuning::kVecWidth;
   return V * ceil_div_i64(ceil_div_i64(n, V), blocks * T) + 2;
+}
+
+// The chain of a single launch, an upper bound for both of its kernels: one block of 1024 threads
+// (the longest per-thread chain, counted as chain_items counts it) plus the kClusterBlocks block sums
+// that block rank 0 of a cluster adds in rank order.
+GPUPRIMS_HD constexpr std::int64_t single_launch_chain(std::int64_t n) {
+  if (n <= 0) return 0;
+  constexpr std::int64_t V = ReduceTuning::kVecWidth;
+  return V * ceil_div_i64(ceil_div_i64(n, V), SinglePassTuning::kThreads) + 2 + SinglePassTuning::kClusterBlocks;
+}
+
+// log2(threads) of the error bound's tree term: 10 for a single launch's 1024-thread blocks, else 8.
+GPUPRIMS_HD constexpr int bound_log2_threads(std::int64_t n, Algorithm algo) {
+  return single_launch(n, algo) ? SinglePassTuning::kLog2Threads : ReduceTuning::kLog2Threads;
 }
 
 struct ReducePlan {
@@ -119,6 +155,13 @@ struct ReducePlan {
 GPUPRIMS_HD constexpr ReducePlan make_plan(std::int64_t n, Algorithm algo, std::int64_t resident_blocks) {
   ReducePlan p;
   if (n <= 0) return p;
+  if (single_launch(n, algo)) {
+    p.threads = SinglePassTuning::kThreads;
+    p.blocks = 1;  // the cluster's blocks meet in shared memory: no partials, one launch
+    p.passes = 1;
+    p.items_per_thread = single_launch_chain(n);
+    return p;
+  }
   const std::int64_t resident = resident_blocks < 1 ? 1 : resident_blocks;
   p.blocks = ::gpuprims::detail::min_of(max_pass1_blocks(n, algo), resident);
   if (p.blocks < 1) p.blocks = 1;
@@ -135,6 +178,7 @@ GPUPRIMS_HD constexpr ReducePlan make_plan(std::int64_t n, Algorithm algo, std::
 // the library measured.
 GPUPRIMS_HD constexpr std::int64_t bound_items_upper(std::int64_t n, Algorithm algo, std::int64_t sm_count) {
   if (n <= 0) return 0;
+  if (single_launch(n, algo)) return single_launch_chain(n);
   const LoadShape shape = load_shape(algo);
   const std::int64_t most = max_pass1_blocks(n, algo);
   std::int64_t fewest = ::gpuprims::detail::min_of(most, sm_count < 1 ? std::int64_t{1} : sm_count);

@@ -1,5 +1,5 @@
 // gpuprims::reduce::sum: argument validation, the registry from Algorithm to launcher, and the
-// two-pass driver every rung shares. Pass 1 writes one partial per block (at most kMaxPartials blocks,
+// two-pass driver every rung shares (rung 7, single_pass, has its own launcher for small n). Pass 1 writes one partial per block (at most kMaxPartials blocks,
 // a grid that fills the GPU once); pass 2 is one block of the same rung over the partials and writes
 // d_out[0]. When pass 1 needs one block it writes d_out[0] itself. No atomics: bitwise reproducible for
 // a given (n, variant, device, d_in address mod 16), whatever workspace is passed.
@@ -21,6 +21,7 @@
 #include "reduce/src/kernels/04_add_during_load.cuh"
 #include "reduce/src/kernels/05_unroll_last_warp.cuh"
 #include "reduce/src/kernels/06_shuffle.cuh"
+#include "reduce/src/kernels/07_single_pass.cuh"
 #include "reduce/src/plan.hpp"
 
 namespace gpuprims::reduce {
@@ -78,6 +79,72 @@ Status launch(const float* d_in, std::int64_t n, float* d_out, void* d_workspace
   return Status::success;
 }
 
+// Whether the single-pass cluster kernel can run on this device: compute capability 9.0 or above, the
+// kernel built for it (a PTX JIT of an sm_80 build holds the empty body) and at least one cluster of
+// its shape resident. Measured once per device.
+std::atomic<int> g_cluster_usable[kMaxCachedDevices];  // 0 unknown, 1 usable, 2 not
+
+Status cluster_usable(const DeviceInfo& dev, bool* usable) {
+  const bool cacheable = dev.ordinal >= 0 && dev.ordinal < kMaxCachedDevices;
+  const int cached = cacheable ? g_cluster_usable[dev.ordinal].load(std::memory_order_relaxed) : 0;
+  if (cached != 0) {
+    *usable = cached == 1;
+    return Status::success;
+  }
+  bool ok = false;
+  if (dev.cc_major >= 9) {
+    constexpr auto kKernel = &sum_single_pass_cluster<SinglePassTuning::kThreads>;
+    cudaFuncAttributes attr{};
+    GPUPRIMS_CUDA_TRY(cudaFuncGetAttributes(&attr, kKernel));
+    if (attr.binaryVersion >= 90 && attr.ptxVersion >= 90) {
+      cudaLaunchAttribute cluster{};
+      cluster.id = cudaLaunchAttributeClusterDimension;
+      cluster.val.clusterDim.x = SinglePassTuning::kClusterBlocks;
+      cluster.val.clusterDim.y = 1;
+      cluster.val.clusterDim.z = 1;
+      cudaLaunchConfig_t config{};
+      config.gridDim = dim3(SinglePassTuning::kClusterBlocks, 1, 1);
+      config.blockDim = dim3(SinglePassTuning::kThreads, 1, 1);
+      config.attrs = &cluster;
+      config.numAttrs = 1;
+      int clusters = 0;
+      GPUPRIMS_CUDA_TRY(cudaOccupancyMaxActiveClusters(&clusters, kKernel, &config));
+      ok = clusters >= 1;
+    }
+  }
+  if (cacheable) g_cluster_usable[dev.ordinal].store(ok ? 1 : 2, std::memory_order_relaxed);
+  *usable = ok;
+  return Status::success;
+}
+
+// Rung 7: one launch for small n (the cluster kernel where usable, else one block), shuffle above.
+Status launch_single_pass(const float* d_in, std::int64_t n, float* d_out, void* d_workspace, Algorithm algo,
+                          const DeviceInfo& dev, cudaStream_t stream) {
+  if (!single_launch(n, algo)) return launch<&sum_shuffle<kThreads>>(d_in, n, d_out, d_workspace, algo, dev, stream);
+  constexpr int kBlockThreads = SinglePassTuning::kThreads;
+  bool use_cluster = false;
+  GPUPRIMS_TRY(cluster_usable(dev, &use_cluster));
+  if (!use_cluster) {
+    sum_single_pass_block<kBlockThreads><<<1, kBlockThreads, 0, stream>>>(d_in, n, d_out);
+    GPUPRIMS_LAUNCH_CHECK();
+    return Status::success;
+  }
+  cudaLaunchAttribute cluster{};
+  cluster.id = cudaLaunchAttributeClusterDimension;
+  cluster.val.clusterDim.x = SinglePassTuning::kClusterBlocks;
+  cluster.val.clusterDim.y = 1;
+  cluster.val.clusterDim.z = 1;
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(SinglePassTuning::kClusterBlocks, 1, 1);  // exactly one cluster
+  config.blockDim = dim3(kBlockThreads, 1, 1);
+  config.stream = stream;
+  config.attrs = &cluster;
+  config.numAttrs = 1;
+  GPUPRIMS_CUDA_TRY(cudaLaunchKernelEx(&config, &sum_single_pass_cluster<kBlockThreads>, d_in, n, d_out));
+  GPUPRIMS_LAUNCH_CHECK();
+  return Status::success;
+}
+
 using Launcher = Status (*)(const float*, std::int64_t, float*, void*, Algorithm, const DeviceInfo&, cudaStream_t);
 
 struct Entry {
@@ -96,6 +163,7 @@ constexpr Entry kTable[] = {
     {Algorithm::add_during_load, "add_during_load", &launch<&sum_add_during_load<kThreads>>},
     {Algorithm::unroll_last_warp, "unroll_last_warp", &launch<&sum_unroll_last_warp<kThreads>>},
     {Algorithm::shuffle, "shuffle", &launch<&sum_shuffle<kThreads>>},
+    {Algorithm::single_pass, "single_pass", &launch_single_pass},
 };
 static_assert(sizeof(kTable) / sizeof(kTable[0]) == kAlgorithmCount, "one entry per Algorithm");
 

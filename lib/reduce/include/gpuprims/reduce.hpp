@@ -1,6 +1,8 @@
 #pragma once
-// gpuprims::reduce — device-wide sum of floats with six selectable variants of the classic reduction
-// ladder, and a top-2 argmin over a (strided) matrix or a vector. Plain C++17 header.
+// gpuprims::reduce — device-wide sum of floats with seven selectable variants (the classic reduction
+// ladder and a single-pass rung), a top-2 argmin over a (strided) matrix or a vector, and (through
+// gpuprims/reduce_typed.hpp, included at the end) sum, min, max, argmin and argmax over every
+// reducible type. Plain C++17 header.
 #include <cuda_runtime_api.h>
 
 #include <array>
@@ -17,7 +19,7 @@ namespace gpuprims::reduce {
 //! The operators of the typed and row-wise reductions (gpuprims/device/reduce_ops.hpp defines each).
 enum class Operator { sum, min, max, argmin, argmax };
 
-//! The variants of the sum ladder, each selectable; `shuffle` (the default) is the fastest.
+//! The variants of the float sum ladder, each selectable; `shuffle` is the default.
 enum class Algorithm {
   baseline,          //!< interleaved tree with a divergent modulo test
   no_divergence,     //!< strided indices: whole warps idle instead of diverging
@@ -25,11 +27,13 @@ enum class Algorithm {
   add_during_load,   //!< each thread adds while loading (16-byte loads, grid-stride)
   unroll_last_warp,  //!< the last warp unrolled without barriers
   shuffle,           //!< warp shuffles instead of shared memory
+  single_pass,       //!< small n: one launch (a block cluster on sm_90, else one block); above, as shuffle
 };
 
-//! Every variant, in ladder order (every enum value from baseline to shuffle, which stays last).
+//! Every variant, in ladder order (every enum value from baseline to single_pass, which stays last:
+//! a value added after it must replace single_pass as the bound here).
 inline constexpr auto kAllAlgorithms = [] {
-  std::array<Algorithm, static_cast<std::size_t>(Algorithm::shuffle) + 1> all{};
+  std::array<Algorithm, static_cast<std::size_t>(Algorithm::single_pass) + 1> all{};
   for (std::size_t i = 0; i < all.size(); ++i) all[i] = static_cast<Algorithm>(i);
   return all;
 }();
@@ -64,3 +68,5 @@ GPUPRIMS_API Status top2_argmin(const float* d_in, std::int64_t rows, std::int64
 GPUPRIMS_API Status top2_argmin(const float* d_in, std::int64_t n, Top2* d_out, cudaStream_t stream = nullptr);
 
 }  // namespace gpuprims::reduce
+
+#include <gpuprims/reduce_typed.hpp>
