@@ -1,8 +1,12 @@
 // Benchmark of reduce::sum: every variant of the ladder and cub::DeviceReduce::Sum side by side in one
 // process, through the same event timer (warm-up, L2 flushed outside the timed region, median of 25),
-// on random floats, n = 2^16, 2^20, 2^24, 2^28. Scratch for both is allocated once, outside timing; ours
-// goes through the explicit-workspace overload. Each variant's result is checked once against CUB's
-// before it is timed. Writes JSON (default reduce.json, --out FILE) and prints a table.
+// on random floats, n = 2^16, 2^20, 2^24, 2^28 (n = 2^16 is the latency case: header field
+// latency_n). Then the typed reductions: every operator x type (sum, min, max, argmin, argmax over
+// float, double, half, bfloat16, int32, uint32, int64) at n = 2^24 and 2^28 beside
+// cub::DeviceReduce::{Sum, Min, Max, ArgMin, ArgMax} (records with "operator" and "type" fields, GB/s
+// of input read). Scratch for both is allocated once, outside timing; ours goes through the
+// explicit-workspace overloads. Each result is checked once against CUB's before it is timed. Writes
+// JSON (default reduce.json, --out FILE) and prints tables.
 #include <cub/device/device_reduce.cuh>
 
 #include <gpuprims/reduce.hpp>
@@ -16,6 +20,7 @@
 #include <vector>
 
 #include "harness.hpp"
+#include "typed_bench.cuh"
 #include "reduce/src/plan.hpp"
 #include "testkit/random.hpp"
 
@@ -87,6 +92,8 @@ int main(int argc, char** argv) {
   report.set("threads_per_block", std::int64_t{rd::ReduceTuning::kThreads});
   report.set("max_partials", std::int64_t{rd::ReduceTuning::kMaxPartials});
   report.set("unroll_float4", std::int64_t{rd::ReduceTuning::kUnroll});
+  report.set("latency_n", std::int64_t{1} << 16);
+  report.set("single_pass_max_n", rd::SinglePassTuning::kMaxItems);
   bench::progress("device-to-device copy (GB/s read+write)", 0.0, std::to_string(copy_gbs));
 
   const auto in = bench::device_buffer<float>(static_cast<std::size_t>(max_n), "input");
@@ -149,7 +156,7 @@ int main(int argc, char** argv) {
       const double items = static_cast<double>(rd::bound_items_upper(n, a, gpu.sm_count));
       const double passes = rd::max_pass1_blocks(n, a) > 1 ? 2.0 : 1.0;
       const double bound =
-          2.0 * 2.0 * (items + rd::ReduceTuning::kLog2Threads + passes + 2.0) * std::ldexp(1.0, -24) * abs_sum;
+          2.0 * 2.0 * (items + rd::bound_log2_threads(n, a) + passes + 2.0) * std::ldexp(1.0, -24) * abs_sum;
       const double diff = std::fabs(static_cast<double>(ours) - static_cast<double>(cub_sum));
       const bool mismatch = !(diff <= bound);
       if (mismatch)
@@ -180,6 +187,11 @@ int main(int argc, char** argv) {
   for (const Row& r : rows)
     std::printf("%-18s %12lld %12.2f %10.1f %9.3f%s\n", r.algorithm.c_str(), static_cast<long long>(r.n),
                 r.time_ms * 1e3, r.gbs, r.ratio, r.mismatch ? "  MISMATCH" : "");
+
+  // The typed reductions beside CUB (typed_bench.cuh).
+  const std::vector<std::int64_t> typed_sizes = args.quick ? std::vector<std::int64_t>{1 << 20}
+                                                           : std::vector<std::int64_t>{1 << 24, std::int64_t{1} << 28};
+  bench::run_typed_benchmarks(timer, opt, typed_sizes, &report);
 
   return report.write(args.out) ? 0 : 1;
 }

@@ -358,10 +358,22 @@ class Reduce:
         self.copy_gbs = num(doc, "copy_gbs")
         self.records = {}
         self.sizes = []
+        # The typed reductions (records with "operator" and "type", no "algorithm"): (operator, type,
+        # impl, n) -> record, with the operators, types and sizes in file order.
+        self.latency_n = integer(doc, "latency_n")
+        self.typed = {}
+        self.typed_ops, self.typed_types, self.typed_sizes = [], [], []
         names = []
         for r in doc["results"]:
             algo = text(r, "algorithm")
             n = integer(r, "n")
+            op, ty, impl = text(r, "operator"), text(r, "type"), text(r, "impl")
+            if algo is None and op is not None and ty is not None and impl is not None and n is not None:
+                self.typed[(op, ty, impl, n)] = r
+                for seq, v in ((self.typed_ops, op), (self.typed_types, ty), (self.typed_sizes, n)):
+                    if v not in seq:
+                        seq.append(v)
+                continue
             if algo is None or n is None:
                 continue
             self.records[(algo, n)] = r
@@ -374,6 +386,16 @@ class Reduce:
 
     def rec(self, algo, n):
         return self.records.get((algo, n))
+
+    def typed_rec(self, op, ty, impl, n):
+        return self.typed.get((op, ty, impl, n))
+
+    def time_us(self, algo, n):
+        r = self.rec(algo, n)
+        if skipped(r):
+            return None
+        ms = num(r, "time_ms")
+        return ms * 1e3 if ms is not None else None
 
     def gbs(self, algo, n):
         r = self.rec(algo, n)

@@ -312,6 +312,64 @@ def reduce_section(r, h, img):
     else:
         out.append("\nDevice-to-device copy bandwidth: %s (not in reduce.json)." % DASH)
     out.append("\n![Sum reduction GB/s vs CUB and copy bandwidth](%s)" % img("reduce.png"))
+    latency = reduce_latency_table(r)
+    if latency:
+        out.append(latency)
+    typed = reduce_typed_section(r, h)
+    if typed:
+        out.append(typed)
+    return "\n".join(out)
+
+
+def reduce_latency_table(r):
+    """Median time of every variant and CUB at the latency size (reduce.json's latency_n); empty for
+    files without that field, so older reports render as before."""
+    n = r.latency_n
+    if n is None or n not in r.sizes:
+        return ""
+    cub = r.time_us(REDUCE_REFERENCE, n)
+    rows = []
+    for algo in r.variants + [REDUCE_REFERENCE]:
+        t = r.time_us(algo, n)
+        if t is None:
+            continue
+        name = "CUB (reference)" if algo == REDUCE_REFERENCE else "`%s`" % algo
+        rows.append([name, fmt_num(t), fmt_ratio(t / cub) if cub else DASH])
+    if not rows:
+        return ""
+    return ("\nFloat sum latency at n = %s (median us, L2 flushed; time relative to CUB, lower is better):\n\n"
+            % pow2_label(n)) + md_table(["variant", "median us", "time / CUB"], rows)
+
+
+def reduce_typed_section(r, h):
+    """The typed reductions beside CUB: GB/s of input read (ratio to CUB) per operator x type, one table
+    per size. Empty when reduce.json has no typed record."""
+    if not r.typed:
+        return ""
+    out = ["\n%s# Typed reductions: GB/s of input read (ratio to CUB)\n" % h]
+    notes = Notes()
+    for n in sorted(r.typed_sizes):
+        rows = []
+        for ty in r.typed_types:
+            cells = ["`%s`" % ty]
+            for op in r.typed_ops:
+                ours, cub = r.typed_rec(op, ty, "ours", n), r.typed_rec(op, ty, "cub", n)
+                g = num(ours, "gbs") if ours is not None and not skipped(ours) else None
+                if g is None:
+                    cells.append(DASH)
+                    continue
+                ratio = num(ours, "ratio_to_cub")
+                if ratio is None and cub is not None and num(cub, "gbs"):
+                    ratio = g / num(cub, "gbs")
+                cell = "%s (%s)" % (fmt_num(g), fmt_ratio(ratio)) if ratio is not None else fmt_num(g)
+                if ours.get("mismatch") is True:
+                    cell += " " + notes.mark(MISMATCH_NOTE)
+                cells.append(cell)
+            rows.append(cells)
+        out.append("n = %s:\n" % pow2_label(n))
+        out.append(md_table(["type"] + r.typed_ops, rows) + "\n")
+    if notes.items:
+        out.append(notes.render())
     return "\n".join(out)
 
 

@@ -91,7 +91,7 @@ TEST(ReducePropGpu, SumWithinBoundOfDoubleReference) {
     const gpuprims::test::SumReference ref = gpuprims::test::reference_sum(x.data(), n);
     const double items = static_cast<double>(rd::bound_items_upper(n, a, sms));
     const double passes = rd::max_pass1_blocks(n, a) > 1 ? 2.0 : 1.0;
-    const double bound = gpuprims::test::sum_error_bound(ref.abs_sum, items, rd::ReduceTuning::kLog2Threads, passes);
+    const double bound = gpuprims::test::sum_error_bound(ref.abs_sum, items, rd::bound_log2_threads(n, a), passes);
     const double err = std::fabs(static_cast<double>(s) - ref.sum);
     RC_LOG() << "n=" << n << " algo=" << gpuprims::reduce::name(a) << " offset=" << offset << " sum=" << s
              << " ref=" << ref.sum << " err=" << err << " bound=" << bound;

@@ -39,7 +39,7 @@ using gpuprims::test::sm_count;
 double error_bound(std::int64_t n, Algorithm a, double abs_sum) {
   const double items = static_cast<double>(rd::bound_items_upper(n, a, sm_count()));
   const double passes = rd::max_pass1_blocks(n, a) > 1 ? 2.0 : 1.0;
-  return gpuprims::test::sum_error_bound(abs_sum, items, rd::ReduceTuning::kLog2Threads, passes);
+  return gpuprims::test::sum_error_bound(abs_sum, items, rd::bound_log2_threads(n, a), passes);
 }
 
 std::uint32_t bits(float f) {
