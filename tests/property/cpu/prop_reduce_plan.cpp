@@ -28,15 +28,21 @@ using Tuning = rd::ReduceTuning;
 constexpr std::int64_t T = Tuning::kThreads;
 constexpr int U = Tuning::kUnroll;
 
-// The items global thread gtid of nthreads adds in thread_sum(), in its order: body float4 k into
-// accumulator u is visit(u, head + 4k); head and tail scalars are visit(-1, index) and visit(-2, index).
+// The single_pass rung's single launch (n <= SinglePassTuning::kMaxItems) has two kernels, chosen by
+// the device: one block of 1024 threads with 8 loads in flight (modelled by default), or an 8-block
+// cluster with 4 whose block sums rank 0 adds in rank order (model_sum's `cluster`).
+using SP = rd::SinglePassTuning;
+
+// The items global thread gtid of nthreads adds in thread_sum<unroll>(), in its order: body float4 k
+// into accumulator u is visit(u, head + 4k); head and tail scalars are visit(-1, index) and
+// visit(-2, index).
 template <class Visit>
-void visit_thread_items(const rd::VecSplit& s, std::int64_t gtid, std::int64_t nthreads, Visit&& visit) {
+void visit_thread_items(const rd::VecSplit& s, std::int64_t gtid, std::int64_t nthreads, Visit&& visit, int unroll = U) {
   std::int64_t i = gtid;
-  const std::int64_t last_full = s.vec_count - (U - 1) * nthreads;
-  for (; i < last_full; i += U * nthreads)
-    for (int u = 0; u < U; ++u) visit(u, s.head + 4 * (i + u * nthreads));
-  for (int u = 0; u < U - 1; ++u) {
+  const std::int64_t last_full = s.vec_count - (unroll - 1) * nthreads;
+  for (; i < last_full; i += unroll * nthreads)
+    for (int u = 0; u < unroll; ++u) visit(u, s.head + 4 * (i + u * nthreads));
+  for (int u = 0; u < unroll - 1; ++u) {
     if (i < s.vec_count) visit(u, s.head + 4 * i);
     i += nthreads;
   }
@@ -44,8 +50,9 @@ void visit_thread_items(const rd::VecSplit& s, std::int64_t gtid, std::int64_t n
   if (gtid < s.tail) visit(-2, s.tail_begin + gtid);
 }
 
-float model_thread_sum(const float* x, const rd::VecSplit& s, std::int64_t gtid, std::int64_t nthreads) {
-  float acc[U][4] = {};
+float model_thread_sum(const float* x, const rd::VecSplit& s, std::int64_t gtid, std::int64_t nthreads,
+                       int unroll = U) {
+  float acc[SP::kOneBlockUnroll][4] = {};
   float head = 0.0f, tail = 0.0f;
   bool has_head = false, has_tail = false;
   visit_thread_items(s, gtid, nthreads, [&](int u, std::int64_t idx) {
@@ -58,8 +65,8 @@ float model_thread_sum(const float* x, const rd::VecSplit& s, std::int64_t gtid,
       tail = x[idx];
       has_tail = true;
     }
-  });
-  for (int width = U / 2; width > 0; width /= 2)
+  }, unroll);
+  for (int width = unroll / 2; width > 0; width /= 2)
     for (int u = 0; u < width; ++u)
       for (int c = 0; c < 4; ++c) acc[u][c] += acc[u + width][c];
   float r = (acc[0][0] + acc[0][1]) + (acc[0][2] + acc[0][3]);
@@ -69,15 +76,18 @@ float model_thread_sum(const float* x, const rd::VecSplit& s, std::int64_t gtid,
 }
 
 // The block trees: rungs 1-2 pair neighbours, rungs 3-5 halve the stride from T/2 (rung 5's unrolled
-// warp adds the same pairs), rung 6 shuffles within warps, then over the warp sums.
+// warp adds the same pairs), rungs 6 and 7 shuffle within warps, then over the warp sums. v holds one
+// value per thread of the block.
 float model_tree(std::vector<float> v, Algorithm a) {
+  const auto T = static_cast<std::int64_t>(v.size());
   switch (a) {
     case Algorithm::baseline:
     case Algorithm::no_divergence:
       for (std::int64_t s = 1; s < T; s *= 2)
         for (std::int64_t t = 0; t < T; t += 2 * s) v[t] += v[t + s];
       return v[0];
-    case Algorithm::shuffle: {
+    case Algorithm::shuffle:
+    case Algorithm::single_pass: {
       std::vector<float> warps;
       for (std::int64_t w = 0; w < T; w += 32) {
         for (int off = 16; off > 0; off /= 2)
@@ -119,13 +129,31 @@ std::vector<float> model_pass(const float* x, std::uintptr_t addr, std::int64_t 
   return out;
 }
 
+// The single launch: one block of 1024 threads (8 loads in flight), or with `cluster` 8 blocks (4 in
+// flight) whose sums are added in rank order.
+float model_single_launch(const float* x, std::uintptr_t addr, std::int64_t n, bool cluster) {
+  const rd::VecSplit s = rd::vec_split(addr, n);
+  const std::int64_t blocks = cluster ? SP::kClusterBlocks : 1;
+  const int unroll = cluster ? SP::kClusterUnroll : SP::kOneBlockUnroll;
+  std::vector<float> v(static_cast<std::size_t>(SP::kThreads));
+  float total = 0.0f;
+  for (std::int64_t b = 0; b < blocks; ++b) {
+    for (std::int64_t t = 0; t < SP::kThreads; ++t)
+      v[t] = model_thread_sum(x, s, b * SP::kThreads + t, blocks * SP::kThreads, unroll);
+    const float block_sum = model_tree(v, Algorithm::single_pass);
+    total = b == 0 ? block_sum : total + block_sum;
+  }
+  return total;
+}
+
 // sum() as the kernels compute it, for a GPU holding `resident` blocks at once; the workspace is
 // `ws_addr` bytes into memory (the partials start at its first 16-byte boundary).
 float model_sum(const std::vector<float>& x, std::uintptr_t addr, Algorithm a, std::int64_t resident,
-                std::uintptr_t ws_addr) {
+                std::uintptr_t ws_addr, bool cluster = false) {
   const auto n = static_cast<std::int64_t>(x.size());
   const rd::ReducePlan p = rd::make_plan(n, a, resident);
   if (p.passes == 0) return 0.0f;
+  if (rd::single_launch(n, a)) return model_single_launch(x.data(), addr, n, cluster);
   if (p.passes == 1) return model_pass(x.data(), addr, n, 1, a)[0];
   const std::vector<float> partials = model_pass(x.data(), addr, n, p.blocks, a);
   return model_pass(partials.data(), rd::align_partials(ws_addr), p.blocks, 1, a)[0];
@@ -180,11 +208,13 @@ TEST(ReducePlanProp, PlanInvariants) {
     RC_ASSERT(p.passes == (p.blocks > 1 ? 2 : 1));
     RC_ASSERT(p.workspace_bytes <= gpuprims::reduce::workspace_bytes(n, a));
     RC_ASSERT(p.workspace_bytes == (p.passes == 2 ? static_cast<std::size_t>(p.blocks) * 4 + 12 : 0u));
-    RC_ASSERT(p.blocks * T * p.items_per_thread >= n);  // every item has an owner
+    RC_ASSERT(p.blocks * p.threads * p.items_per_thread >= n);  // every item has an owner
     if (p.passes == 2) RC_ASSERT(T * p.pass2_items_per_thread >= p.blocks);
-    // Not more items per thread than needed: one more block-wide round would already cover n.
+    // Not more items per thread than needed: one more block-wide round would already cover n (a single
+    // launch's chain also counts the cluster's block sums).
+    const std::int64_t cluster_adds = rd::single_launch(n, a) ? SP::kClusterBlocks : 0;
     if (rd::load_shape(a) == rd::LoadShape::tile_per_thread) RC_ASSERT((p.items_per_thread - 1) * p.blocks * T < n);
-    else RC_ASSERT((p.items_per_thread - 2 - 4) * p.blocks * T < n);
+    else RC_ASSERT((p.items_per_thread - 2 - 4 - cluster_adds) * p.blocks * p.threads < n);
     RC_ASSERT(p.bound_items() <= rd::bound_items_upper(n, a, 1 + resident / 32));
   }));
 }
@@ -234,7 +264,8 @@ TEST(ReducePlanProp, EveryItemIsAddedOnceAndChainsFitThePlan) {
       }
     } else {
       const rd::VecSplit s = rd::vec_split(aligned_addr(off), n);
-      const std::int64_t threads = p.blocks * T;
+      const std::int64_t threads = p.blocks * p.threads;
+      const int unroll = rd::single_launch(n, a) ? SP::kOneBlockUnroll : U;
       for (std::int64_t g = 0; g < threads; ++g) {
         std::int64_t items = 0;
         visit_thread_items(s, g, threads, [&](int u, std::int64_t idx) {
@@ -244,7 +275,7 @@ TEST(ReducePlanProp, EveryItemIsAddedOnceAndChainsFitThePlan) {
             ++seen[idx + c];
           }
           items += width;
-        });
+        }, unroll);
         RC_ASSERT(items <= p.items_per_thread);
       }
     }
@@ -295,9 +326,13 @@ TEST(ReducePlanProp, ModelStaysWithinTheDesignBound) {
     const gpuprims::test::SumReference ref = gpuprims::test::reference_sum(x.data(), n);
     const rd::ReducePlan p = rd::make_plan(n, a, resident);
     const double bound = gpuprims::test::sum_error_bound(ref.abs_sum, static_cast<double>(p.bound_items()),
-                                                         Tuning::kLog2Threads, p.passes);
+                                                         rd::bound_log2_threads(n, a), p.passes);
     const double err = std::fabs(static_cast<double>(s) - ref.sum);
     RC_ASSERT(err <= bound);
+    if (rd::single_launch(n, a)) {  // the cluster kernel too
+      const float sc = model_sum(x, aligned_addr(off), a, resident, aligned_addr(0), true);
+      RC_ASSERT(std::fabs(static_cast<double>(sc) - ref.sum) <= bound);
+    }
   }));
 }
 

@@ -190,8 +190,35 @@ TEST(ReducePlanCpu, SmallInputsTakeOneBlockAndOnePass) {
       EXPECT_EQ(1, p.passes);
       EXPECT_EQ(0u, p.workspace_bytes);
       EXPECT_EQ(0, p.pass2_items_per_thread);
-      EXPECT_EQ(Tuning::kThreads, p.threads);
+      // single_pass's single launch runs 1024-thread blocks (SinglePassTuning).
+      EXPECT_EQ(rd::single_launch(n, a) ? rd::SinglePassTuning::kThreads : Tuning::kThreads, p.threads);
     }
+}
+
+// single_pass: one launch and no workspace up to SinglePassTuning::kMaxItems, then shuffle's plan,
+// workspace and bound; its chain covers one 1024-thread block plus the cluster's block sums.
+TEST(ReducePlanCpu, SinglePassIsOneLaunchThenShuffle) {
+  constexpr std::int64_t kMax = rd::SinglePassTuning::kMaxItems;
+  for (std::int64_t n : {std::int64_t{1}, std::int64_t{4097}, std::int64_t{1} << 16, kMax}) {
+    EXPECT_TRUE(rd::single_launch(n, Algorithm::single_pass));
+    EXPECT_EQ(0u, gpuprims::reduce::workspace_bytes(n, Algorithm::single_pass));
+    const rd::ReducePlan p = rd::make_plan(n, Algorithm::single_pass, 1056);
+    EXPECT_EQ(1, p.passes);
+    EXPECT_EQ(4 * ((n + 4 * 1024 - 1) / (4 * 1024)) + 2 + 8, p.items_per_thread) << n;
+    EXPECT_EQ(10, rd::bound_log2_threads(n, Algorithm::single_pass));
+    EXPECT_EQ(p.bound_items(), rd::bound_items_upper(n, Algorithm::single_pass, 132));
+  }
+  for (std::int64_t n : {kMax + 1, std::int64_t{1} << 20, (std::int64_t{1} << 31) + 17}) {
+    EXPECT_FALSE(rd::single_launch(n, Algorithm::single_pass));
+    EXPECT_EQ(gpuprims::reduce::workspace_bytes(n, Algorithm::shuffle),
+              gpuprims::reduce::workspace_bytes(n, Algorithm::single_pass));
+    const rd::ReducePlan p = rd::make_plan(n, Algorithm::single_pass, 1056);
+    const rd::ReducePlan q = rd::make_plan(n, Algorithm::shuffle, 1056);
+    EXPECT_EQ(q.blocks, p.blocks);
+    EXPECT_EQ(q.bound_items(), p.bound_items());
+    EXPECT_EQ(8, rd::bound_log2_threads(n, Algorithm::single_pass));
+  }
+  EXPECT_FALSE(rd::single_launch(1, Algorithm::shuffle));
 }
 
 TEST(ReducePlanCpu, LargeInputsFillTheGpuOnce) {
