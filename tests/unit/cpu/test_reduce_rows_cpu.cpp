@@ -153,7 +153,9 @@ TEST(ReduceRowsCpu, SumChainCoversEveryThreadsItems) {
         EXPECT_GE(c.items, (cols + p.lanes - 1) / p.lanes);
         EXPECT_EQ(1, c.passes);
       }
-      if (p.path == rd::RowPath::block_per_row) EXPECT_GE(c.items, range_items(cols));
+      if (p.path == rd::RowPath::block_per_row) {
+        EXPECT_GE(c.items, range_items(cols));
+      }
       if (p.path == rd::RowPath::split_row) {
         EXPECT_GE(c.items, range_items(p.split_cols) + (p.splits + 255) / 256);
         EXPECT_EQ(2, c.passes);
