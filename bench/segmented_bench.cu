@@ -126,14 +126,14 @@ int main(int argc, char** argv) {
         const bench::Timing tc = timer.time([&] { cub(temp.get(), temp_bytes); }, opt);
         const double cub_gbs = bytes / (tc.median_ms * 1e-3) / 1e9;
         ratio = gbs / cub_gbs;
-        report.add({{"op", op}, {"type", type}, {"impl", std::string("cub")}, {"rows", rows}, {"cols", cols},
+        report.add({{"algorithm", op}, {"dtype", type}, {"impl", std::string("cub")}, {"rows", rows}, {"cols", cols},
                     {"bytes", static_cast<std::int64_t>(bytes)}, {"time_ms", tc.median_ms}, {"gbs", cub_gbs},
                     {"ratio_to_cub", 1.0}});
         table.push_back({op, type, "cub", rows, cols, tc.median_ms, cub_gbs, 1.0, false});
         bench::progress("cub " + op + " " + type + " cols=" + std::to_string(cols), tc.median_ms,
                         std::to_string(cub_gbs) + " GB/s");
       }
-      bench::JsonRecord rec = {{"op", op},     {"type", type},   {"impl", std::string("ours")},
+      bench::JsonRecord rec = {{"algorithm", op}, {"dtype", type},   {"impl", std::string("ours")},
                                {"rows", rows}, {"cols", cols},   {"bytes", static_cast<std::int64_t>(bytes)},
                                {"time_ms", t.median_ms},         {"gbs", gbs}};
       if (cub) rec.emplace_back("ratio_to_cub", ratio);
