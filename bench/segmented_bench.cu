@@ -7,9 +7,9 @@
 // once against CUB before it is timed (exact for min/max/argmin/int sums, within the sum bound for
 // float sums). row_top2_argmin is timed too, without a baseline (CUB has no per-segment top-2; two
 // ArgMin passes would not be the same work). Writes JSON (default segmented.json) and prints a table.
-#include <cub/device/device_segmented_reduce.cuh>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
+#include <cub/device/device_segmented_reduce.cuh>
 
 #include <gpuprims/reduce_rows.hpp>
 
@@ -90,8 +90,8 @@ int main(int argc, char** argv) {
   to_int32<<<1024, 256>>>(in.get(), total, in_i.get());
   BENCH_CUDA(cudaGetLastError());
   const std::int64_t max_rows = total / lengths.front();
-  const auto out = bench::device_buffer<unsigned char>(static_cast<std::size_t>(max_rows) * sizeof(gpuprims::Top2),
-                                                       "our output");
+  const auto out =
+      bench::device_buffer<unsigned char>(static_cast<std::size_t>(max_rows) * sizeof(gpuprims::Top2), "our output");
   const auto cub_out = bench::device_buffer<unsigned char>(static_cast<std::size_t>(max_rows) * 16, "cub output");
 
   std::vector<Row> table;
@@ -101,9 +101,9 @@ int main(int argc, char** argv) {
     const Offsets end = begin + 1;  // ld == cols: row r ends where row r + 1 starts
 
     // One case: ours (explicit workspace) and CUB (temporary storage), each checked, then timed.
-    auto run_case = [&](const std::string& op, const std::string& type, std::size_t elem_bytes,
-                        std::size_t ws_bytes, const std::function<void(void*)>& ours,
-                        const std::function<void(void*, std::size_t&)>& cub, const std::function<bool()>& same) {
+    auto run_case = [&](const std::string& op, const std::string& type, std::size_t elem_bytes, std::size_t ws_bytes,
+                        const std::function<void(void*)>& ours, const std::function<void(void*, std::size_t&)>& cub,
+                        const std::function<bool()>& same) {
       const auto ws = bench::device_buffer<unsigned char>(std::max<std::size_t>(ws_bytes, 1), "workspace");
       std::size_t temp_bytes = 0;
       if (cub) cub(nullptr, temp_bytes);
@@ -126,16 +126,22 @@ int main(int argc, char** argv) {
         const bench::Timing tc = timer.time([&] { cub(temp.get(), temp_bytes); }, opt);
         const double cub_gbs = bytes / (tc.median_ms * 1e-3) / 1e9;
         ratio = gbs / cub_gbs;
-        report.add({{"algorithm", op}, {"dtype", type}, {"impl", std::string("cub")}, {"rows", rows}, {"cols", cols},
-                    {"bytes", static_cast<std::int64_t>(bytes)}, {"time_ms", tc.median_ms}, {"gbs", cub_gbs},
+        report.add({{"algorithm", op},
+                    {"dtype", type},
+                    {"impl", std::string("cub")},
+                    {"rows", rows},
+                    {"cols", cols},
+                    {"bytes", static_cast<std::int64_t>(bytes)},
+                    {"time_ms", tc.median_ms},
+                    {"gbs", cub_gbs},
                     {"ratio_to_cub", 1.0}});
         table.push_back({op, type, "cub", rows, cols, tc.median_ms, cub_gbs, 1.0, false});
         bench::progress("cub " + op + " " + type + " cols=" + std::to_string(cols), tc.median_ms,
                         std::to_string(cub_gbs) + " GB/s");
       }
-      bench::JsonRecord rec = {{"algorithm", op}, {"dtype", type},   {"impl", std::string("ours")},
-                               {"rows", rows}, {"cols", cols},   {"bytes", static_cast<std::int64_t>(bytes)},
-                               {"time_ms", t.median_ms},         {"gbs", gbs}};
+      bench::JsonRecord rec = {{"algorithm", op},        {"dtype", type}, {"impl", std::string("ours")},
+                               {"rows", rows},           {"cols", cols},  {"bytes", static_cast<std::int64_t>(bytes)},
+                               {"time_ms", t.median_ms}, {"gbs", gbs}};
       if (cub) rec.emplace_back("ratio_to_cub", ratio);
       if (mismatch) rec.emplace_back("mismatch", true);
       report.add(std::move(rec));
@@ -154,31 +160,37 @@ int main(int argc, char** argv) {
     run_case(
         "sum", "float", sizeof(float), row_workspace_bytes<float>(Operator::sum, rows, cols),
         [&](void* ws) {
-          ok(gpuprims::reduce::row_sum(x, rows, cols, cols, of, ws, row_workspace_bytes<float>(Operator::sum, rows, cols),
-                                       stream),
-             "row_sum");
+      ok(gpuprims::reduce::row_sum(x, rows, cols, cols, of, ws, row_workspace_bytes<float>(Operator::sum, rows, cols),
+                                   stream),
+         "row_sum");
         },
-        [&](void* t, std::size_t& b) { BENCH_CUDA(cub::DeviceSegmentedReduce::Sum(t, b, x, cf, rows, begin, end, stream)); },
+        [&](void* t, std::size_t& b) {
+      BENCH_CUDA(cub::DeviceSegmentedReduce::Sum(t, b, x, cf, rows, begin, end, stream));
+    },
         [&] {
-          const auto a = download(of, rows), c = download(cf, rows);
-          for (std::size_t i = 0; i < a.size(); ++i)
-            if (!(std::fabs(a[i] - c[i]) <= 1e-4 * static_cast<double>(cols))) return false;
-          return true;
+      const auto a = download(of, rows), c = download(cf, rows);
+      for (std::size_t i = 0; i < a.size(); ++i)
+        if (!(std::fabs(a[i] - c[i]) <= 1e-4 * static_cast<double>(cols))) return false;
+      return true;
         });
     // float min / max: exact (no NaN or -0 in the data, where the two may differ by contract).
     run_case(
         "min", "float", sizeof(float), 0,
         [&](void* ws) { ok(gpuprims::reduce::row_min(x, rows, cols, cols, of, ws, 0, stream), "row_min"); },
-        [&](void* t, std::size_t& b) { BENCH_CUDA(cub::DeviceSegmentedReduce::Min(t, b, x, cf, rows, begin, end, stream)); },
+        [&](void* t, std::size_t& b) {
+      BENCH_CUDA(cub::DeviceSegmentedReduce::Min(t, b, x, cf, rows, begin, end, stream));
+        },
         [&] { return download(of, rows) == download(cf, rows); });
     run_case(
         "max", "float", sizeof(float), row_workspace_bytes<float>(Operator::max, rows, cols),
         [&](void* ws) {
-          ok(gpuprims::reduce::row_max(x, rows, cols, cols, of, ws, row_workspace_bytes<float>(Operator::max, rows, cols),
-                                       stream),
-             "row_max");
+      ok(gpuprims::reduce::row_max(x, rows, cols, cols, of, ws, row_workspace_bytes<float>(Operator::max, rows, cols),
+                                   stream),
+         "row_max");
         },
-        [&](void* t, std::size_t& b) { BENCH_CUDA(cub::DeviceSegmentedReduce::Max(t, b, x, cf, rows, begin, end, stream)); },
+        [&](void* t, std::size_t& b) {
+      BENCH_CUDA(cub::DeviceSegmentedReduce::Max(t, b, x, cf, rows, begin, end, stream));
+    },
         [&] { return download(of, rows) == download(cf, rows); });
     // float argmin: CUB writes KeyValuePair<int, float> (index within the segment).
     auto* oa = reinterpret_cast<gpuprims::ArgResult<float>*>(out.get());
@@ -186,19 +198,19 @@ int main(int argc, char** argv) {
     run_case(
         "argmin", "float", sizeof(float), row_workspace_bytes<float>(Operator::argmin, rows, cols),
         [&](void* ws) {
-          ok(gpuprims::reduce::row_argmin(x, rows, cols, cols, oa, ws,
-                                          row_workspace_bytes<float>(Operator::argmin, rows, cols), stream),
-             "row_argmin");
+      ok(gpuprims::reduce::row_argmin(x, rows, cols, cols, oa, ws,
+                                      row_workspace_bytes<float>(Operator::argmin, rows, cols), stream),
+         "row_argmin");
         },
         [&](void* t, std::size_t& b) {
-          BENCH_CUDA(cub::DeviceSegmentedReduce::ArgMin(t, b, x, ca, rows, begin, end, stream));
-        },
+      BENCH_CUDA(cub::DeviceSegmentedReduce::ArgMin(t, b, x, ca, rows, begin, end, stream));
+    },
         [&] {
-          const auto a = download(oa, rows);
-          const auto c = download(ca, rows);
-          for (std::size_t i = 0; i < a.size(); ++i)
-            if (a[i].index != c[i].key || a[i].value != c[i].value) return false;
-          return true;
+      const auto a = download(oa, rows);
+      const auto c = download(ca, rows);
+      for (std::size_t i = 0; i < a.size(); ++i)
+        if (a[i].index != c[i].key || a[i].value != c[i].value) return false;
+      return true;
         });
     // int32 sum into int64: exact.
     auto* oi = reinterpret_cast<std::int64_t*>(out.get());
@@ -207,23 +219,23 @@ int main(int argc, char** argv) {
     run_case(
         "sum", "int32", sizeof(std::int32_t), row_workspace_bytes<std::int32_t>(Operator::sum, rows, cols),
         [&](void* ws) {
-          ok(gpuprims::reduce::row_sum(xi, rows, cols, cols, oi, ws,
-                                       row_workspace_bytes<std::int32_t>(Operator::sum, rows, cols), stream),
-             "row_sum int32");
+      ok(gpuprims::reduce::row_sum(xi, rows, cols, cols, oi, ws,
+                                   row_workspace_bytes<std::int32_t>(Operator::sum, rows, cols), stream),
+         "row_sum int32");
         },
         [&](void* t, std::size_t& b) {
-          BENCH_CUDA(cub::DeviceSegmentedReduce::Reduce(t, b, xi, ci, rows, begin, end, ::cuda::std::plus<>{},
-                                                        std::int64_t{0}, stream));
-        },
+      BENCH_CUDA(cub::DeviceSegmentedReduce::Reduce(t, b, xi, ci, rows, begin, end, ::cuda::std::plus<>{},
+                                                    std::int64_t{0}, stream));
+    },
         [&] { return download(oi, rows) == download(ci, rows); });
     // The per-row top-2: ours only (no equivalent baseline).
     auto* ot = reinterpret_cast<gpuprims::Top2*>(out.get());
     run_case(
         "top2_argmin", "float", sizeof(float), gpuprims::reduce::row_top2_workspace_bytes(rows, cols),
         [&](void* ws) {
-          ok(gpuprims::reduce::row_top2_argmin(x, rows, cols, cols, ot, ws,
-                                               gpuprims::reduce::row_top2_workspace_bytes(rows, cols), stream),
-             "row_top2_argmin");
+      ok(gpuprims::reduce::row_top2_argmin(x, rows, cols, cols, ot, ws,
+                                           gpuprims::reduce::row_top2_workspace_bytes(rows, cols), stream),
+         "row_top2_argmin");
         },
         nullptr, nullptr);
   }

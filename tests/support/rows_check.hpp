@@ -182,8 +182,7 @@ T ref_min(const T* x, std::int64_t n) {
     for (std::int64_t c = 0; c < n; ++c) {
       if (is_nan(x[c])) continue;
       const double v = to_double(x[c]);
-      if (best < 0 || v < to_double(x[best]) || (v == 0.0 && to_double(x[best]) == 0.0 && is_neg(x[c])))
-        best = c;
+      if (best < 0 || v < to_double(x[best]) || (v == 0.0 && to_double(x[best]) == 0.0 && is_neg(x[c]))) best = c;
     }
     if (best >= 0) return x[best];
     return n == 0 ? top<T>() : canonical_nan<T>();  // empty, or every element NaN
@@ -201,8 +200,7 @@ T ref_max(const T* x, std::int64_t n) {
     for (std::int64_t c = 0; c < n; ++c) {
       if (is_nan(x[c])) return canonical_nan<T>();
       const double v = to_double(x[c]);
-      if (best < 0 || v > to_double(x[best]) || (v == 0.0 && to_double(x[best]) == 0.0 && !is_neg(x[c])))
-        best = c;
+      if (best < 0 || v > to_double(x[best]) || (v == 0.0 && to_double(x[best]) == 0.0 && !is_neg(x[c]))) best = c;
     }
     return best >= 0 ? x[best] : bottom<T>();
   } else {
@@ -302,8 +300,7 @@ std::size_t out_bytes(Operator op) {
 // The input on the device: a GuardedArray whose span holds the host matrix's bytes.
 template <class T>
 struct DeviceMatrix {
-  explicit DeviceMatrix(const Matrix<T>& m)
-      : array((m.data.size() * sizeof(T) + 3) / 4) {
+  explicit DeviceMatrix(const Matrix<T>& m) : array((m.data.size() * sizeof(T) + 3) / 4) {
     std::vector<float> staged(array.count());
     std::memcpy(staged.data(), m.data.data(), m.data.size() * sizeof(T));
     array.upload(staged);
@@ -320,15 +317,18 @@ Status call(Operator op, const T* in, std::int64_t rows, std::int64_t cols, std:
   switch (op) {
     case Operator::sum: {
       auto* o = static_cast<sum_type_t<T>*>(out);
-      return explicit_ws ? r::row_sum(in, rows, cols, ld, o, ws, wsb, stream) : r::row_sum(in, rows, cols, ld, o, stream);
+      return explicit_ws ? r::row_sum(in, rows, cols, ld, o, ws, wsb, stream)
+                         : r::row_sum(in, rows, cols, ld, o, stream);
     }
     case Operator::min: {
       auto* o = static_cast<T*>(out);
-      return explicit_ws ? r::row_min(in, rows, cols, ld, o, ws, wsb, stream) : r::row_min(in, rows, cols, ld, o, stream);
+      return explicit_ws ? r::row_min(in, rows, cols, ld, o, ws, wsb, stream)
+                         : r::row_min(in, rows, cols, ld, o, stream);
     }
     case Operator::max: {
       auto* o = static_cast<T*>(out);
-      return explicit_ws ? r::row_max(in, rows, cols, ld, o, ws, wsb, stream) : r::row_max(in, rows, cols, ld, o, stream);
+      return explicit_ws ? r::row_max(in, rows, cols, ld, o, ws, wsb, stream)
+                         : r::row_max(in, rows, cols, ld, o, stream);
     }
     case Operator::argmin: {
       auto* o = static_cast<ArgResult<T>*>(out);
@@ -422,9 +422,8 @@ std::string check(Operator op, const Matrix<T>& m, const std::vector<unsigned ch
         if (std::memcmp(&e, got, sizeof(T)) != 0) {
           T g;
           std::memcpy(static_cast<void*>(&g), got, sizeof g);
-          fail(r, std::string(name(op)) + " " + std::to_string(to_double(g)) + " (bits " +
-                      std::to_string(bits_of(g)) + "), expected " + std::to_string(to_double(e)) + " (bits " +
-                      std::to_string(bits_of(e)) + ")");
+          fail(r, std::string(name(op)) + " " + std::to_string(to_double(g)) + " (bits " + std::to_string(bits_of(g)) +
+                      "), expected " + std::to_string(to_double(e)) + " (bits " + std::to_string(bits_of(e)) + ")");
         }
         break;
       }
@@ -456,8 +455,8 @@ inline std::string check_top2(const Matrix<float>& m, const std::vector<Top2>& o
     if (std::memcmp(&e, &g, sizeof e) != 0 && wrong++ < 5)
       err << "row " << r << ": {" << g.first.value << " @" << g.first.row << "," << g.first.col << "; "
           << g.second.value << " @" << g.second.row << "," << g.second.col << "} expected {" << e.first.value << " @"
-          << e.first.row << "," << e.first.col << "; " << e.second.value << " @" << e.second.row << ","
-          << e.second.col << "} (or a byte differs); ";
+          << e.first.row << "," << e.first.col << "; " << e.second.value << " @" << e.second.row << "," << e.second.col
+          << "} (or a byte differs); ";
   }
   if (wrong > 5) err << wrong << " rows wrong in all";
   return err.str();
@@ -472,9 +471,9 @@ inline std::vector<Top2> run_top2(const Matrix<float>& m, const DeviceMatrix<flo
   GuardedArray ws((wsb + 3) / 4 + 1);
   std::vector<Top2> result(static_cast<std::size_t>(m.rows));
   auto* o = reinterpret_cast<Top2*>(out.data());
-  const Status st = explicit_ws ? reduce::row_top2_argmin(dm.ptr, m.rows, m.cols, m.ld, o,
-                                                          wsb > 0 ? ws.data() : nullptr, wsb)
-                                : reduce::row_top2_argmin(dm.ptr, m.rows, m.cols, m.ld, o);
+  const Status st = explicit_ws
+                        ? reduce::row_top2_argmin(dm.ptr, m.rows, m.cols, m.ld, o, wsb > 0 ? ws.data() : nullptr, wsb)
+                        : reduce::row_top2_argmin(dm.ptr, m.rows, m.cols, m.ld, o);
   const cudaError_t sync = cudaDeviceSynchronize();
   std::ostringstream err;
   if (st != Status::success) err << "status " << to_string(st) << "; ";

@@ -35,20 +35,20 @@ rc::Gen<Shape> gen_shape() {
   std::vector<std::int64_t> edges = {0, 1, 2, 3, 4, 5, 7, 8, 9, 31, 32, 33, 127, 128, 129};
   for (std::int64_t e : {rd::RowTuning::kGroupMaxCols, rd::RowTuning::kMinColsPerSplit * 2, std::int64_t{65536}})
     for (std::int64_t d = -2; d <= 2; ++d) edges.push_back(e + d);
-  return rc::gen::mapcat(rc::gen::oneOf(rc::gen::elementOf(edges), rc::gen::inRange<std::int64_t>(0, 300),
-                                        rc::gen::inRange<std::int64_t>(0, 5000),
-                                        rc::gen::inRange<std::int64_t>(0, budget)),
-                         [budget](std::int64_t cols) {
-                           const std::int64_t max_rows = std::max<std::int64_t>(1, budget / std::max<std::int64_t>(cols, 1));
-                           return rc::gen::apply(
-                               [cols](std::int64_t r, std::int64_t pad, std::int64_t offset) {
-                                 return Shape{r, cols, std::max<std::int64_t>(cols, 1) + pad, offset};
-                               },
-                               rc::gen::oneOf(rc::gen::inRange<std::int64_t>(0, std::min<std::int64_t>(max_rows, 8) + 1),
-                                              rc::gen::inRange<std::int64_t>(0, max_rows + 1)),
-                               rc::gen::oneOf(rc::gen::just<std::int64_t>(0), rc::gen::inRange<std::int64_t>(0, 10)),
-                               rc::gen::inRange<std::int64_t>(0, 4));
-                         });
+  return rc::gen::mapcat(
+      rc::gen::oneOf(rc::gen::elementOf(edges), rc::gen::inRange<std::int64_t>(0, 300),
+                     rc::gen::inRange<std::int64_t>(0, 5000), rc::gen::inRange<std::int64_t>(0, budget)),
+      [budget](std::int64_t cols) {
+    const std::int64_t max_rows = std::max<std::int64_t>(1, budget / std::max<std::int64_t>(cols, 1));
+    return rc::gen::apply(
+        [cols](std::int64_t r, std::int64_t pad, std::int64_t offset) {
+      return Shape{r, cols, std::max<std::int64_t>(cols, 1) + pad, offset};
+        },
+        rc::gen::oneOf(rc::gen::inRange<std::int64_t>(0, std::min<std::int64_t>(max_rows, 8) + 1),
+                       rc::gen::inRange<std::int64_t>(0, max_rows + 1)),
+        rc::gen::oneOf(rc::gen::just<std::int64_t>(0), rc::gen::inRange<std::int64_t>(0, 10)),
+        rc::gen::inRange<std::int64_t>(0, 4));
+      });
 }
 
 rc::Gen<rows::Values> gen_values() {

@@ -25,10 +25,53 @@ constexpr std::int64_t kMaxGrid = 0x7fffffff;
 // Shapes from every regime and their edges.
 std::vector<std::pair<std::int64_t, std::int64_t>> shapes() {
   std::vector<std::pair<std::int64_t, std::int64_t>> s;
-  const std::int64_t rows[] = {1, 2, 3, 7, 31, 32, 33, 100, 131, 1000, 1055, 1056, 1057, 4095, 4096, 4097, 65537,
-                               std::int64_t{1} << 20, (std::int64_t{1} << 31) + 5, std::int64_t{1} << 40};
-  const std::int64_t cols[] = {0, 1, 2, 3, 4, 5, 8, 9, 31, 32, 33, 127, 128, 255, 256, 257, 1000, 4095, 4096, 8191,
-                               8192, 8193, 65536, 1 << 20, 3000017, std::int64_t{1} << 28, std::int64_t{1} << 33};
+  const std::int64_t rows[] = {1,
+                               2,
+                               3,
+                               7,
+                               31,
+                               32,
+                               33,
+                               100,
+                               131,
+                               1000,
+                               1055,
+                               1056,
+                               1057,
+                               4095,
+                               4096,
+                               4097,
+                               65537,
+                               std::int64_t{1} << 20,
+                               (std::int64_t{1} << 31) + 5,
+                               std::int64_t{1} << 40};
+  const std::int64_t cols[] = {0,
+                               1,
+                               2,
+                               3,
+                               4,
+                               5,
+                               8,
+                               9,
+                               31,
+                               32,
+                               33,
+                               127,
+                               128,
+                               255,
+                               256,
+                               257,
+                               1000,
+                               4095,
+                               4096,
+                               8191,
+                               8192,
+                               8193,
+                               65536,
+                               1 << 20,
+                               3000017,
+                               std::int64_t{1} << 28,
+                               std::int64_t{1} << 33};
   for (std::int64_t r : rows)
     for (std::int64_t c : cols)
       if (r <= (std::int64_t{1} << 50) / (c > 0 ? c : 1)) s.emplace_back(r, c);
@@ -194,7 +237,7 @@ TEST(ReduceRowsCpu, BadInputsReturnStatusBeforeAnyCudaCall) {
   EXPECT_STATUS(Status::invalid_argument, r::row_sum(in, 4, 5, -5, out));
   EXPECT_STATUS(Status::invalid_argument, r::row_sum(in, 4, 0, 0, out));
   const std::int64_t big = std::int64_t{1} << 40;
-  EXPECT_STATUS(Status::invalid_argument, r::row_sum(in, big, 5, big, out));          // rows * ld overflows
+  EXPECT_STATUS(Status::invalid_argument, r::row_sum(in, big, 5, big, out));                      // rows * ld overflows
   EXPECT_STATUS(Status::invalid_argument, r::row_min(in, 2, INT64_MAX / 2, INT64_MAX / 2, out));  // bytes overflow
   EXPECT_STATUS(Status::invalid_argument, r::row_min(in, INT64_MAX / 2, 0, 1, out));  // output bytes overflow
   // Null pointers where there is work.
@@ -213,8 +256,7 @@ TEST(ReduceRowsCpu, BadInputsReturnStatusBeforeAnyCudaCall) {
                 r::row_min(fake<const __half>(0x7f0000001002u), 4, 5, 5, fake<__half>(0x7f0000100002u)));
   EXPECT_STATUS(Status::misaligned_pointer,
                 r::row_argmin(in, 4, 5, 5, fake<gpuprims::ArgResult<float>>(0x7f0000100004u)));
-  EXPECT_STATUS(Status::misaligned_pointer,
-                r::row_top2_argmin(in, 4, 5, 5, fake<gpuprims::Top2>(0x7f0000100004u)));
+  EXPECT_STATUS(Status::misaligned_pointer, r::row_top2_argmin(in, 4, 5, 5, fake<gpuprims::Top2>(0x7f0000100004u)));
   // The workspace, when the plan needs one (one long row).
   const std::int64_t n = std::int64_t{1} << 28;
   const std::size_t wsb = r::row_workspace_bytes<float>(Operator::sum, 1, n);

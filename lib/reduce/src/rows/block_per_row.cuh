@@ -31,7 +31,7 @@ __global__ void __launch_bounds__(RowTuning::kThreads)
 
 template <class Op>
 Status launch_rows_block(const Op& op, const typename Op::Input* in, std::int64_t rows, std::int64_t cols,
-                       std::int64_t ld, typename Op::Output* out, std::int64_t grid, cudaStream_t stream) {
+                         std::int64_t ld, typename Op::Output* out, std::int64_t grid, cudaStream_t stream) {
   rows_block_kernel<Op><<<static_cast<unsigned>(grid), RowTuning::kThreads, 0, stream>>>(op, in, rows, cols, ld, out);
   GPUPRIMS_LAUNCH_CHECK();
   return Status::success;

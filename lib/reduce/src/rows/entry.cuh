@@ -81,8 +81,8 @@ Status run_rows(const Op& op, const typename Op::Input* in, std::int64_t rows, s
     case RowPath::block_per_row: return launch_rows_block(op, in, rows, cols, ld, out, p.grid, stream);
     case RowPath::split_row:
       // p.workspace <= needed (the query plans for the largest device).
-      return launch_rows_split(op, in, rows, cols, ld, p.splits, p.split_cols, static_cast<typename Op::Acc*>(ws),
-                               out, stream);
+      return launch_rows_split(op, in, rows, cols, ld, p.splits, p.split_cols, static_cast<typename Op::Acc*>(ws), out,
+                               stream);
   }
   return Status::invalid_argument;
 }
@@ -172,25 +172,25 @@ if_reducible_t<T> row_argmax(const T* d_in, std::int64_t rows, std::int64_t cols
 }  // namespace gpuprims::reduce
 
 // Every public entry point of reduce_rows.hpp for element type T (at namespace scope).
-#define GPUPRIMS_INSTANTIATE_ROWS(T)                                                                                 \
-  namespace gpuprims::reduce {                                                                                       \
-  template GPUPRIMS_API std::size_t row_workspace_bytes<T>(Operator, std::int64_t, std::int64_t) noexcept;           \
-  template GPUPRIMS_API Status row_sum<T>(const T*, std::int64_t, std::int64_t, std::int64_t, sum_type_t<T>*, void*, \
-                                          std::size_t, cudaStream_t);                                                \
-  template GPUPRIMS_API Status row_min<T>(const T*, std::int64_t, std::int64_t, std::int64_t, T*, void*, std::size_t, \
-                                          cudaStream_t);                                                             \
-  template GPUPRIMS_API Status row_max<T>(const T*, std::int64_t, std::int64_t, std::int64_t, T*, void*, std::size_t, \
-                                          cudaStream_t);                                                             \
-  template GPUPRIMS_API Status row_argmin<T>(const T*, std::int64_t, std::int64_t, std::int64_t, ArgResult<T>*,      \
-                                             void*, std::size_t, cudaStream_t);                                      \
-  template GPUPRIMS_API Status row_argmax<T>(const T*, std::int64_t, std::int64_t, std::int64_t, ArgResult<T>*,      \
-                                             void*, std::size_t, cudaStream_t);                                      \
-  template GPUPRIMS_API Status row_sum<T>(const T*, std::int64_t, std::int64_t, std::int64_t, sum_type_t<T>*,        \
-                                          cudaStream_t);                                                             \
-  template GPUPRIMS_API Status row_min<T>(const T*, std::int64_t, std::int64_t, std::int64_t, T*, cudaStream_t);     \
-  template GPUPRIMS_API Status row_max<T>(const T*, std::int64_t, std::int64_t, std::int64_t, T*, cudaStream_t);     \
-  template GPUPRIMS_API Status row_argmin<T>(const T*, std::int64_t, std::int64_t, std::int64_t, ArgResult<T>*,      \
-                                             cudaStream_t);                                                          \
-  template GPUPRIMS_API Status row_argmax<T>(const T*, std::int64_t, std::int64_t, std::int64_t, ArgResult<T>*,      \
-                                             cudaStream_t);                                                          \
+#define GPUPRIMS_INSTANTIATE_ROWS(T)                                                                                   \
+  namespace gpuprims::reduce {                                                                                         \
+  template GPUPRIMS_API std::size_t row_workspace_bytes<T>(Operator, std::int64_t, std::int64_t) noexcept;             \
+  template GPUPRIMS_API Status row_sum<T>(const T*, std::int64_t, std::int64_t, std::int64_t, sum_type_t<T>*, void*,   \
+                                          std::size_t, cudaStream_t);                                                  \
+  template GPUPRIMS_API Status row_min<T>(const T*, std::int64_t, std::int64_t, std::int64_t, T*, void*, std::size_t,  \
+                                          cudaStream_t);                                                               \
+  template GPUPRIMS_API Status row_max<T>(const T*, std::int64_t, std::int64_t, std::int64_t, T*, void*, std::size_t,  \
+                                          cudaStream_t);                                                               \
+  template GPUPRIMS_API Status row_argmin<T>(const T*, std::int64_t, std::int64_t, std::int64_t, ArgResult<T>*, void*, \
+                                             std::size_t, cudaStream_t);                                               \
+  template GPUPRIMS_API Status row_argmax<T>(const T*, std::int64_t, std::int64_t, std::int64_t, ArgResult<T>*, void*, \
+                                             std::size_t, cudaStream_t);                                               \
+  template GPUPRIMS_API Status row_sum<T>(const T*, std::int64_t, std::int64_t, std::int64_t, sum_type_t<T>*,          \
+                                          cudaStream_t);                                                               \
+  template GPUPRIMS_API Status row_min<T>(const T*, std::int64_t, std::int64_t, std::int64_t, T*, cudaStream_t);       \
+  template GPUPRIMS_API Status row_max<T>(const T*, std::int64_t, std::int64_t, std::int64_t, T*, cudaStream_t);       \
+  template GPUPRIMS_API Status row_argmin<T>(const T*, std::int64_t, std::int64_t, std::int64_t, ArgResult<T>*,        \
+                                             cudaStream_t);                                                            \
+  template GPUPRIMS_API Status row_argmax<T>(const T*, std::int64_t, std::int64_t, std::int64_t, ArgResult<T>*,        \
+                                             cudaStream_t);                                                            \
   }

@@ -43,10 +43,10 @@ static_assert(RowTuning::kThreads % 32 == 0, "whole warps");
 static_assert(RowTuning::kMaxSplits <= RowTuning::kThreads * 64, "the combine's chain stays short");
 
 enum class RowPath {
-  none,          // rows == 0: nothing is written
-  lane_group,    // a group of `lanes` lanes per row, many rows per block (also cols == 0)
-  block_per_row, // one block per row, 16-byte loads where the row's address allows
-  split_row,     // `splits` blocks per row write partials; a combine kernel reduces them in split order
+  none,           // rows == 0: nothing is written
+  lane_group,     // a group of `lanes` lanes per row, many rows per block (also cols == 0)
+  block_per_row,  // one block per row, 16-byte loads where the row's address allows
+  split_row,      // `splits` blocks per row write partials; a combine kernel reduces them in split order
 };
 
 struct RowPlan {

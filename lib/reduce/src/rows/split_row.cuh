@@ -48,8 +48,8 @@ __global__ void __launch_bounds__(RowTuning::kThreads)
 
 template <class Op>
 Status launch_rows_split(const Op& op, const typename Op::Input* in, std::int64_t rows, std::int64_t cols,
-                       std::int64_t ld, std::int64_t splits, std::int64_t split_cols, typename Op::Acc* partials,
-                       typename Op::Output* out, cudaStream_t stream) {
+                         std::int64_t ld, std::int64_t splits, std::int64_t split_cols, typename Op::Acc* partials,
+                         typename Op::Output* out, cudaStream_t stream) {
   rows_split_kernel<Op><<<static_cast<unsigned>(rows * splits), RowTuning::kThreads, 0, stream>>>(
       op, in, cols, ld, splits, split_cols, partials);
   GPUPRIMS_LAUNCH_CHECK();
