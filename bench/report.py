@@ -2,7 +2,8 @@
 """Render libgpuprims benchmark JSON into PNG plots and a Markdown summary.
 
 Reads DIR/reduce.json, DIR/sgemm.json, DIR/top2.json and DIR/dist.json (each optional; written by
-the benchmark binaries through bench/harness.cpp's Report) and writes into --out (default DIR):
+the benchmark binaries through bench/harness.cpp's Report), and DIR/segmented.json when present (a
+table in summary.md; not named when absent), and writes into --out (default DIR):
 
     sgemm_4096.png     TFLOP/s per SGEMM rung at 4096^3, against cuBLAS (FP32, and TF32 when timed)
     sgemm_square.png   TFLOP/s per rung over the square sizes, against cuBLAS
@@ -42,10 +43,13 @@ from reporting.load import Malformed, Reduce, Sgemm, Top2, load  # noqa: E402
 from reporting.markdown import (ACCURACY_HEADING, BEGIN_MARKER, END_MARKER, HELDOUT_HEADING,  # noqa: E402
                                 HELDOUT_SHAPES_HEADING, build_summary, update_readme)
 from reporting.plots import HELDOUT_PNG, expected_plots, plotting  # noqa: E402
+from reporting.segmented import Segmented  # noqa: E402
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 INPUTS = ("reduce", "sgemm", "top2", "dist")
-VIEWS = {"sgemm": Sgemm, "reduce": Reduce, "top2": Top2, "dist": Dist}
+# Rendered when present, never reported as missing (so a folder without them renders as before).
+OPTIONAL_INPUTS = ("segmented",)
+VIEWS = {"sgemm": Sgemm, "reduce": Reduce, "top2": Top2, "dist": Dist, "segmented": Segmented}
 
 
 # ----------------------------------------------------------------------------------------------
@@ -111,10 +115,11 @@ def main(argv=None):
 
     failed = False
     docs, present, missing, malformed = {}, [], [], []
-    for name in INPUTS:
+    for name in INPUTS + OPTIONAL_INPUTS:
         p = os.path.join(in_dir, name + ".json")
         if not os.path.exists(p):
-            missing.append(name)
+            if name in INPUTS:
+                missing.append(name)
             continue
         try:
             docs[name] = load(p)

@@ -265,7 +265,7 @@ fi
 
 if has bench && [ ! -x "$build/bench/sgemm_bench" ]; then record bench FAIL "not built (add the build stage)"; fi
 if has bench && [ -x "$build/bench/sgemm_bench" ]; then
-  for b in reduce sgemm top2; do
+  for b in reduce sgemm top2 segmented; do
     t0=$(stamp)
     echo "== $b benchmark =="
     if "$build/bench/${b}_bench" $quick_bench --out "$out/$b.json" 2>"$logs/bench-$b.err" | tee "$logs/bench-$b.log"; then

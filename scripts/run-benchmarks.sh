@@ -3,7 +3,7 @@
 # JSON, PNG plots and a Markdown summary into results/<gpu-name>/. Needs an NVIDIA GPU, the CUDA
 # toolkit and CMake; the plots need a python3 with matplotlib (without one the JSON is still kept).
 #
-#   scripts/run-benchmarks.sh [--out DIR] [--quick] [--skip-build] [--only reduce|sgemm|top2]... [--readme]
+#   scripts/run-benchmarks.sh [--out DIR] [--quick] [--skip-build] [--only reduce|sgemm|top2|segmented]... [--readme]
 #
 # Environment: BUILD_DIR (default build-bench), CUDA_ARCHS (default: this GPU's compute capability,
 # else 90), GPUPRIMS_PYTHON (a python3 with matplotlib, tried first).
@@ -16,9 +16,10 @@ usage() {
   cat <<'EOF'
 Usage: scripts/run-benchmarks.sh [options]
 
-Builds and runs the reduce, SGEMM and top-2 benchmarks on this machine's NVIDIA GPU (ours against
-CUB and cuBLAS, same process, same timer), then writes into results/<gpu-name>/:
-  reduce.json sgemm.json top2.json   raw measurements
+Builds and runs the reduce, SGEMM, top-2 and row-wise (segmented) benchmarks on this machine's
+NVIDIA GPU (ours against CUB and cuBLAS, same process, same timer), then writes into
+results/<gpu-name>/:
+  reduce.json sgemm.json top2.json segmented.json   raw measurements
   *.png                              plots
   summary.md                         tables (GPU, date, CUDA versions, timing method)
 
@@ -26,7 +27,7 @@ Options:
   --out DIR        results folder (default: results/<slug of the GPU name>)
   --quick          fewer shapes and sizes, for a smoke run (a minute or two)
   --skip-build     use the binaries already in the build folder
-  --only NAME      run only this benchmark: reduce, sgemm or top2 (repeatable)
+  --only NAME      run only this benchmark: reduce, sgemm, top2 or segmented (repeatable)
   --readme         also replace the results block of README.md with this run's summary
   -h, --help       this text
 
@@ -62,7 +63,7 @@ while [[ $# -gt 0 ]]; do
     --skip-build) skip_build=1; shift ;;
     --readme) update_readme=1; shift ;;
     --only)
-      [[ $# -ge 2 ]] || die 64 "--only needs one of: reduce, sgemm, top2"
+      [[ $# -ge 2 ]] || die 64 "--only needs one of: reduce, sgemm, top2, segmented"
       only+=("$2")
       shift 2
       ;;
@@ -72,12 +73,12 @@ while [[ $# -gt 0 ]]; do
   esac
 done
 
-benches=(reduce sgemm top2)
+benches=(reduce sgemm top2 segmented)
 if [[ ${#only[@]} -gt 0 ]]; then
   selected=()
   for b in "${benches[@]}"; do
     for o in "${only[@]}"; do
-      case "$o" in reduce | sgemm | top2) ;; *) die 64 "--only takes reduce, sgemm or top2, not '$o'" ;; esac
+      case "$o" in reduce | sgemm | top2 | segmented) ;; *) die 64 "--only takes reduce, sgemm, top2 or segmented, not '$o'" ;; esac
       if [[ "$o" == "$b" ]]; then
         selected+=("$b")
         break
@@ -201,9 +202,9 @@ find_binary() {  # the path of a built benchmark binary, or nothing
 
 # ---- (c) + (d) run -------------------------------------------------------------------------------
 mkdir -p "$out_dir"
-declare -A about=([reduce]="about 1 min" [sgemm]="about 5 min" [top2]="about 2 min")
-declare -A title=([reduce]="reduce" [sgemm]="SGEMM" [top2]="top-2 (SGEMM + argmin)")
-if [[ $quick -eq 1 ]]; then about=([reduce]="quick" [sgemm]="quick" [top2]="quick"); fi
+declare -A about=([reduce]="about 1 min" [sgemm]="about 5 min" [top2]="about 2 min" [segmented]="about 1 min")
+declare -A title=([reduce]="reduce" [sgemm]="SGEMM" [top2]="top-2 (SGEMM + argmin)" [segmented]="row-wise reductions")
+if [[ $quick -eq 1 ]]; then about=([reduce]="quick" [sgemm]="quick" [top2]="quick" [segmented]="quick"); fi
 quick_arg=()
 if [[ $quick -eq 1 ]]; then quick_arg=(--quick); fi
 
@@ -250,7 +251,7 @@ done
 
 report_ok=0
 have_json=0
-for b in reduce sgemm top2; do
+for b in reduce sgemm top2 segmented; do
   if [[ -s "$out_dir/$b.json" ]]; then have_json=1; fi
 done
 if [[ $have_json -eq 0 ]]; then

@@ -533,6 +533,9 @@ def build_summary(models, headers, present, missing, image_prefix, level, malfor
     if "dist" in models:
         from .dist import dist_section
         parts.append(dist_section(models["dist"], h, img))
+    if "segmented" in models:
+        from .segmented import segmented_section
+        parts.append(segmented_section(models["segmented"], h))
     return "\n\n".join(parts) + "\n"
 
 

@@ -1,0 +1,252 @@
+// Benchmark of the row-wise reductions (reduce_rows.hpp) beside cub::DeviceSegmentedReduce in one
+// process, through the same event timer (warm-up, L2 flushed outside the timed region, median of 25):
+// row_sum / row_min / row_max / row_argmin on float and row_sum on int32, rows of 32, 256, 4096, 65536
+// and 2^20 elements with 2^27 elements in all (2^24 with --quick), ld = cols. CUB gets its segment
+// offsets r * cols as a counting iterator scaled on the fly (no offsets array to read). Our workspace
+// and CUB's temporary storage are allocated once per case, outside timing; each of ours is checked
+// once against CUB before it is timed (exact for min/max/argmin/int sums, within the sum bound for
+// float sums). row_top2_argmin is timed too, without a baseline (CUB has no per-segment top-2; two
+// ArgMin passes would not be the same work). Writes JSON (default segmented.json) and prints a table.
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+#include <cub/device/device_segmented_reduce.cuh>
+
+#include <gpuprims/reduce_rows.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "harness.hpp"
+#include "reduce/src/rows/plan.hpp"
+#include "testkit/random.hpp"
+
+namespace {
+
+namespace bench = gpuprims::bench;
+namespace rd = gpuprims::reduce::detail;
+using gpuprims::Status;
+
+// Segment r starts at r * ld.
+struct RowStart {
+  std::int64_t ld;
+  __host__ __device__ std::int64_t operator()(std::int64_t r) const { return r * ld; }
+};
+using Offsets = thrust::transform_iterator<RowStart, thrust::counting_iterator<std::int64_t>>;
+
+__global__ void to_int32(const float* in, std::int64_t n, std::int32_t* out) {
+  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride)
+    out[i] = static_cast<std::int32_t>(in[i] * 1e6f);
+}
+
+struct Row {
+  std::string op, type, impl;
+  std::int64_t rows, cols;
+  double time_ms, gbs, ratio;
+  bool mismatch;
+};
+
+void ok(Status st, const char* what) {
+  if (st != Status::success) {
+    std::fprintf(stderr, "[bench] %s failed: %s\n", what, gpuprims::to_string(st));
+    std::exit(2);
+  }
+}
+
+template <class T>
+std::vector<T> download(const T* d, std::int64_t n) {
+  std::vector<T> h(static_cast<std::size_t>(n));
+  BENCH_CUDA(cudaMemcpy(h.data(), d, h.size() * sizeof(T), cudaMemcpyDeviceToHost));
+  return h;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bench::GpuInfo gpu;
+  if (!bench::gpu_info(&gpu)) return 1;
+  const bench::Args args = bench::parse_args(argc, argv, "segmented.json");
+  bench::TimingOptions opt;
+  bench::Timer timer(gpu);
+  bench::Report report("segmented", gpu, opt);
+  cudaStream_t stream = timer.stream();
+
+  const std::int64_t total = args.quick ? std::int64_t{1} << 24 : std::int64_t{1} << 27;
+  const std::vector<std::int64_t> lengths = {32, 256, 4096, 65536, std::int64_t{1} << 20};
+  const double copy_gbs = bench::measure_copy_gbs(timer, std::size_t{1} << 30);
+  report.set("copy_gbs", copy_gbs);
+  report.set("total_elements", total);
+  report.set("threads_per_block", std::int64_t{rd::RowTuning::kThreads});
+
+  const auto in = bench::device_buffer<float>(static_cast<std::size_t>(total), "input");
+  const auto in_i = bench::device_buffer<std::int32_t>(static_cast<std::size_t>(total), "int input");
+  BENCH_CUDA(gpuprims::testkit::fill_uniform(in.get(), total, 0x5e9aull));
+  to_int32<<<1024, 256>>>(in.get(), total, in_i.get());
+  BENCH_CUDA(cudaGetLastError());
+  const std::int64_t max_rows = total / lengths.front();
+  const auto out =
+      bench::device_buffer<unsigned char>(static_cast<std::size_t>(max_rows) * sizeof(gpuprims::Top2), "our output");
+  const auto cub_out = bench::device_buffer<unsigned char>(static_cast<std::size_t>(max_rows) * 16, "cub output");
+
+  std::vector<Row> table;
+  for (std::int64_t cols : lengths) {
+    const std::int64_t rows = total / cols;
+    const Offsets begin(thrust::counting_iterator<std::int64_t>(0), RowStart{cols});
+    const Offsets end = begin + 1;  // ld == cols: row r ends where row r + 1 starts
+
+    // One case: ours (explicit workspace) and CUB (temporary storage), each checked, then timed.
+    auto run_case = [&](const std::string& op, const std::string& type, std::size_t elem_bytes, std::size_t ws_bytes,
+                        const std::function<void(void*)>& ours, const std::function<void(void*, std::size_t&)>& cub,
+                        const std::function<bool()>& same) {
+      const auto ws = bench::device_buffer<unsigned char>(std::max<std::size_t>(ws_bytes, 1), "workspace");
+      std::size_t temp_bytes = 0;
+      if (cub) cub(nullptr, temp_bytes);
+      const auto temp = bench::device_buffer<unsigned char>(std::max<std::size_t>(temp_bytes, 1), "cub temp");
+      bool mismatch = false;
+      if (cub) {
+        cub(temp.get(), temp_bytes);
+        ours(ws.get());
+        BENCH_CUDA(cudaStreamSynchronize(stream));
+        mismatch = !same();
+        if (mismatch)
+          std::fprintf(stderr, "[bench] WARNING: %s %s %lld x %lld differs from cub\n", op.c_str(), type.c_str(),
+                       static_cast<long long>(rows), static_cast<long long>(cols));
+      }
+      const double bytes = static_cast<double>(total) * static_cast<double>(elem_bytes);
+      const bench::Timing t = timer.time([&] { ours(ws.get()); }, opt);
+      const double gbs = bytes / (t.median_ms * 1e-3) / 1e9;
+      double ratio = 0.0;
+      if (cub) {
+        const bench::Timing tc = timer.time([&] { cub(temp.get(), temp_bytes); }, opt);
+        const double cub_gbs = bytes / (tc.median_ms * 1e-3) / 1e9;
+        ratio = gbs / cub_gbs;
+        report.add({{"algorithm", op},
+                    {"dtype", type},
+                    {"impl", std::string("cub")},
+                    {"rows", rows},
+                    {"cols", cols},
+                    {"bytes", static_cast<std::int64_t>(bytes)},
+                    {"time_ms", tc.median_ms},
+                    {"gbs", cub_gbs},
+                    {"ratio_to_cub", 1.0}});
+        table.push_back({op, type, "cub", rows, cols, tc.median_ms, cub_gbs, 1.0, false});
+        bench::progress("cub " + op + " " + type + " cols=" + std::to_string(cols), tc.median_ms,
+                        std::to_string(cub_gbs) + " GB/s");
+      }
+      bench::JsonRecord rec = {{"algorithm", op},        {"dtype", type}, {"impl", std::string("ours")},
+                               {"rows", rows},           {"cols", cols},  {"bytes", static_cast<std::int64_t>(bytes)},
+                               {"time_ms", t.median_ms}, {"gbs", gbs}};
+      if (cub) rec.emplace_back("ratio_to_cub", ratio);
+      if (mismatch) rec.emplace_back("mismatch", true);
+      report.add(std::move(rec));
+      table.push_back({op, type, "ours", rows, cols, t.median_ms, gbs, ratio, mismatch});
+      bench::progress("ours " + op + " " + type + " cols=" + std::to_string(cols), t.median_ms,
+                      std::to_string(gbs) + " GB/s" + (cub ? ", " + std::to_string(ratio) + " x cub" : ""));
+    };
+
+    const float* x = in.get();
+    float* of = reinterpret_cast<float*>(out.get());
+    float* cf = reinterpret_cast<float*>(cub_out.get());
+    using gpuprims::reduce::Operator;
+    using gpuprims::reduce::row_workspace_bytes;
+
+    // float sum: within the bound of each other (both sums of cols floats in some order).
+    run_case(
+        "sum", "float", sizeof(float), row_workspace_bytes<float>(Operator::sum, rows, cols),
+        [&](void* ws) {
+      ok(gpuprims::reduce::row_sum(x, rows, cols, cols, of, ws, row_workspace_bytes<float>(Operator::sum, rows, cols),
+                                   stream),
+         "row_sum");
+        },
+        [&](void* t, std::size_t& b) {
+      BENCH_CUDA(cub::DeviceSegmentedReduce::Sum(t, b, x, cf, rows, begin, end, stream));
+    },
+        [&] {
+      const auto a = download(of, rows), c = download(cf, rows);
+      for (std::size_t i = 0; i < a.size(); ++i)
+        if (!(std::fabs(a[i] - c[i]) <= 1e-4 * static_cast<double>(cols))) return false;
+      return true;
+        });
+    // float min / max: exact (no NaN or -0 in the data, where the two may differ by contract).
+    run_case(
+        "min", "float", sizeof(float), 0,
+        [&](void* ws) { ok(gpuprims::reduce::row_min(x, rows, cols, cols, of, ws, 0, stream), "row_min"); },
+        [&](void* t, std::size_t& b) {
+      BENCH_CUDA(cub::DeviceSegmentedReduce::Min(t, b, x, cf, rows, begin, end, stream));
+        },
+        [&] { return download(of, rows) == download(cf, rows); });
+    run_case(
+        "max", "float", sizeof(float), row_workspace_bytes<float>(Operator::max, rows, cols),
+        [&](void* ws) {
+      ok(gpuprims::reduce::row_max(x, rows, cols, cols, of, ws, row_workspace_bytes<float>(Operator::max, rows, cols),
+                                   stream),
+         "row_max");
+        },
+        [&](void* t, std::size_t& b) {
+      BENCH_CUDA(cub::DeviceSegmentedReduce::Max(t, b, x, cf, rows, begin, end, stream));
+    },
+        [&] { return download(of, rows) == download(cf, rows); });
+    // float argmin: CUB writes KeyValuePair<int, float> (index within the segment).
+    auto* oa = reinterpret_cast<gpuprims::ArgResult<float>*>(out.get());
+    auto* ca = reinterpret_cast<cub::KeyValuePair<int, float>*>(cub_out.get());
+    run_case(
+        "argmin", "float", sizeof(float), row_workspace_bytes<float>(Operator::argmin, rows, cols),
+        [&](void* ws) {
+      ok(gpuprims::reduce::row_argmin(x, rows, cols, cols, oa, ws,
+                                      row_workspace_bytes<float>(Operator::argmin, rows, cols), stream),
+         "row_argmin");
+        },
+        [&](void* t, std::size_t& b) {
+      BENCH_CUDA(cub::DeviceSegmentedReduce::ArgMin(t, b, x, ca, rows, begin, end, stream));
+    },
+        [&] {
+      const auto a = download(oa, rows);
+      const auto c = download(ca, rows);
+      for (std::size_t i = 0; i < a.size(); ++i)
+        if (a[i].index != c[i].key || a[i].value != c[i].value) return false;
+      return true;
+        });
+    // int32 sum into int64: exact.
+    auto* oi = reinterpret_cast<std::int64_t*>(out.get());
+    auto* ci = reinterpret_cast<std::int64_t*>(cub_out.get());
+    const std::int32_t* xi = in_i.get();
+    run_case(
+        "sum", "int32", sizeof(std::int32_t), row_workspace_bytes<std::int32_t>(Operator::sum, rows, cols),
+        [&](void* ws) {
+      ok(gpuprims::reduce::row_sum(xi, rows, cols, cols, oi, ws,
+                                   row_workspace_bytes<std::int32_t>(Operator::sum, rows, cols), stream),
+         "row_sum int32");
+        },
+        [&](void* t, std::size_t& b) {
+      BENCH_CUDA(cub::DeviceSegmentedReduce::Reduce(t, b, xi, ci, rows, begin, end, ::cuda::std::plus<>{},
+                                                    std::int64_t{0}, stream));
+    },
+        [&] { return download(oi, rows) == download(ci, rows); });
+    // The per-row top-2: ours only (no equivalent baseline).
+    auto* ot = reinterpret_cast<gpuprims::Top2*>(out.get());
+    run_case(
+        "top2_argmin", "float", sizeof(float), gpuprims::reduce::row_top2_workspace_bytes(rows, cols),
+        [&](void* ws) {
+      ok(gpuprims::reduce::row_top2_argmin(x, rows, cols, cols, ot, ws,
+                                           gpuprims::reduce::row_top2_workspace_bytes(rows, cols), stream),
+         "row_top2_argmin");
+        },
+        nullptr, nullptr);
+  }
+
+  std::printf("\nrow reductions vs cub::DeviceSegmentedReduce on %s (%d SMs), %lld elements, copy %.0f GB/s\n",
+              gpu.name.c_str(), gpu.sm_count, static_cast<long long>(total), copy_gbs);
+  std::printf("%-12s %-6s %-5s %10s %9s %11s %9s %8s\n", "op", "type", "impl", "rows", "cols", "time (us)", "GB/s",
+              "vs cub");
+  for (const Row& r : table)
+    std::printf("%-12s %-6s %-5s %10lld %9lld %11.2f %9.1f %8.3f%s\n", r.op.c_str(), r.type.c_str(), r.impl.c_str(),
+                static_cast<long long>(r.rows), static_cast<long long>(r.cols), r.time_ms * 1e3, r.gbs, r.ratio,
+                r.mismatch ? "  MISMATCH" : "");
+  return report.write(args.out) ? 0 : 1;
+}

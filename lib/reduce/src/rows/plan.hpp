@@ -1,0 +1,157 @@
+#pragma once
+// Launch arithmetic of the row-wise reductions (reduce_rows.hpp), apart from the kernels: the tuning
+// constants, the regime choice (a lane group per row, a block per row, or several blocks per row with
+// a combine pass), grids, the workspace, and the chain lengths of float sums for the error bound of
+// docs/ERROR-BOUNDS.md. Plain C++17: g++ compiles it for the CPU tests.
+#include <cstddef>
+#include <cstdint>
+
+#include "common/src/host_device.hpp"
+#include "common/src/math.hpp"
+
+namespace gpuprims::reduce::detail {
+
+using ::gpuprims::detail::min_of;
+using ::gpuprims::detail::round_up;
+
+// Every tuning constant of the row-wise reductions.
+struct RowTuning {
+  // Threads per block of every row kernel (a power of two, whole warps).
+  static constexpr int kThreads = 256;
+  static constexpr int kLog2Threads = 8;
+  // Rows of at most this many columns take the lane-group path (a group of 1-32 lanes per row).
+  static constexpr std::int64_t kGroupMaxCols = 256;
+  // A lane group is sized so each lane takes about this many columns of its row.
+  static constexpr std::int64_t kGroupItemsPerLane = 4;
+  // Lane-group grid: at most this many blocks per SM (the kernel strides over rows beyond it).
+  static constexpr std::int64_t kGroupBlocksPerSm = 16;
+  // Blocks of kThreads one SM keeps resident (2048 threads): a row count below sm_count times this
+  // leaves the GPU partly idle with one block per row, so long rows are then split.
+  static constexpr std::int64_t kBlocksPerSm = 8;
+  // A split takes at least this many columns (16 per thread), and a row at most kMaxSplits splits.
+  static constexpr std::int64_t kMinColsPerSplit = std::int64_t{kThreads} * 16;
+  static constexpr std::int64_t kMaxSplits = 1024;
+  // SM counts above this are planned as this many (bounds the workspace any device can ask for).
+  static constexpr int kMaxSmCount = 512;
+  // Block-per-row grid cap (the kernel strides over rows beyond it).
+  static constexpr std::int64_t kMaxBlockGrid = std::int64_t{1} << 30;
+  // Bytes of one vector load.
+  static constexpr int kVecBytes = 16;
+};
+static_assert((1 << RowTuning::kLog2Threads) == RowTuning::kThreads, "log2 matches");
+static_assert(RowTuning::kThreads % 32 == 0, "whole warps");
+static_assert(RowTuning::kMaxSplits <= RowTuning::kThreads * 64, "the combine's chain stays short");
+
+enum class RowPath {
+  none,           // rows == 0: nothing is written
+  lane_group,     // a group of `lanes` lanes per row, many rows per block (also cols == 0)
+  block_per_row,  // one block per row, 16-byte loads where the row's address allows
+  split_row,      // `splits` blocks per row write partials; a combine kernel reduces them in split order
+};
+
+struct RowPlan {
+  RowPath path = RowPath::none;
+  int lanes = 0;                // lane_group: lanes per row (1, 2, 4, 8, 16 or 32)
+  std::int64_t splits = 1;      // split_row: blocks per row (>= 2)
+  std::int64_t split_cols = 0;  // split_row: columns per split (a multiple of 4; the last may be short)
+  std::int64_t grid = 0;        // blocks of the main kernel
+  std::size_t workspace = 0;    // bytes of partials (split_row only)
+};
+
+// The SM count a plan uses: the device's, clamped to [1, kMaxSmCount]; <= 0 (unknown, e.g. the
+// workspace query) plans for the largest device.
+constexpr std::int64_t planning_sm_count(int sm_count) {
+  return sm_count <= 0 ? RowTuning::kMaxSmCount
+                       : (sm_count > RowTuning::kMaxSmCount ? RowTuning::kMaxSmCount : sm_count);
+}
+
+// Lanes per row for cols columns: the power of two near cols / kGroupItemsPerLane, in [1, 32].
+constexpr int group_lanes(std::int64_t cols) {
+  int lanes = 1;
+  while (lanes < 32 && std::int64_t{lanes} * RowTuning::kGroupItemsPerLane < cols) lanes *= 2;
+  return lanes;
+}
+
+// 256-byte rounding of the partials, so a caller's workspace can be carved after them later.
+constexpr std::size_t round_up_256(std::size_t bytes) { return (bytes + 255) / 256 * 256; }
+
+// The plan for a valid rows x cols reduction whose per-thread accumulator is acc_bytes wide, on a
+// device with sm_count SMs (<= 0: unknown, planned as the largest).
+constexpr RowPlan make_row_plan(std::int64_t rows, std::int64_t cols, std::size_t acc_bytes, int sm_count) {
+  RowPlan p{};
+  if (rows <= 0) return p;
+  const std::int64_t sms = planning_sm_count(sm_count);
+  if (cols <= RowTuning::kGroupMaxCols) {
+    p.path = RowPath::lane_group;
+    p.lanes = group_lanes(cols);
+    const std::int64_t rows_per_block = std::int64_t{RowTuning::kThreads} / p.lanes;
+    const std::int64_t blocks = rows / rows_per_block + (rows % rows_per_block != 0 ? 1 : 0);
+    p.grid = min_of<std::int64_t>(blocks, sms * RowTuning::kGroupBlocksPerSm);
+    return p;
+  }
+  const std::int64_t fill = sms * RowTuning::kBlocksPerSm;
+  std::int64_t splits = 1;
+  std::int64_t per = cols;
+  if (rows < fill) {
+    const std::int64_t by_fill = fill / rows + (fill % rows != 0 ? 1 : 0);
+    const std::int64_t by_cols = cols / RowTuning::kMinColsPerSplit;
+    splits = min_of(min_of(by_fill, by_cols), RowTuning::kMaxSplits);
+  }
+  if (splits >= 2) {
+    // Split boundaries on multiples of 4 columns; recount so that no split is empty.
+    per = cols / splits + (cols % splits != 0 ? 1 : 0);
+    per = round_up<std::int64_t>(per, 4);
+    splits = cols / per + (cols % per != 0 ? 1 : 0);
+  }
+  if (splits >= 2) {
+    p.path = RowPath::split_row;
+    p.splits = splits;
+    p.split_cols = per;
+    p.grid = rows * splits;
+    p.workspace = round_up_256(static_cast<std::size_t>(rows * splits) * acc_bytes);
+    return p;
+  }
+  p.path = RowPath::block_per_row;
+  p.grid = min_of(rows, RowTuning::kMaxBlockGrid);
+  return p;
+}
+
+// Longest chain of sequential additions one thread makes in the main kernel of a float sum (the error
+// bound's "items per thread"), the depth of the tree after it, and the passes.
+struct RowSumChain {
+  std::int64_t items = 0;
+  int tree_log2 = 0;
+  int passes = 1;
+};
+
+constexpr int log2_of(std::int64_t pow2) {
+  int l = 0;
+  while ((std::int64_t{1} << l) < pow2) ++l;
+  return l;
+}
+
+constexpr RowSumChain row_sum_chain(const RowPlan& p, std::int64_t cols) {
+  RowSumChain c{};
+  const std::int64_t t = RowTuning::kThreads;
+  switch (p.path) {
+    case RowPath::none: break;
+    case RowPath::lane_group:
+      c.items = cols / p.lanes + 1;
+      c.tree_log2 = log2_of(p.lanes);
+      break;
+    case RowPath::block_per_row:
+      // A scalar head (one item per thread), vectors of at most 8 items, a scalar tail (one item).
+      c.items = cols / t + 8 + 2;
+      c.tree_log2 = RowTuning::kLog2Threads;
+      break;
+    case RowPath::split_row:
+      // One split like a row, then the combine: a chain of splits / kThreads partials and a block tree.
+      c.items = p.split_cols / t + 8 + 2 + p.splits / t + 1;
+      c.tree_log2 = 2 * RowTuning::kLog2Threads;
+      c.passes = 2;
+      break;
+  }
+  return c;
+}
+
+}  // namespace gpuprims::reduce::detail

@@ -1,0 +1,87 @@
+#pragma once
+// What every row kernel shares: the per-row top-2 as an operator of reduce_ops.hpp's shape (its
+// accumulator is the shared Top2Partial, its result the public Top2 with the row filled in), the
+// thread-level accumulate (an insertion for the top-2, lift + combine otherwise), and one thread's
+// share of a contiguous column range read with 16-byte loads between a scalar head and tail.
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include <gpuprims/device/reduce_ops.hpp>
+#include <gpuprims/top2.hpp>
+
+#include "common/device/top2_order.hpp"
+
+namespace gpuprims::reduce::detail {
+
+// The two smallest entries of a row in the global top-2's order (top2_order.hpp): index = column.
+struct Top2RowOp {
+  using Input = float;
+  using Acc = ::gpuprims::detail::Top2Partial;
+  using Output = Top2;
+  __host__ __device__ Acc identity() const { return Acc::empty(); }
+  __host__ __device__ Acc lift(float x, std::int64_t col) const {
+    Acc a = Acc::empty();
+    a.insert(x, col);
+    return a;
+  }
+  __host__ __device__ Acc combine(Acc a, Acc b) const { return ::gpuprims::detail::Top2Merge{}(a, b); }
+  __host__ __device__ static MinEntry entry(std::uint32_t key, std::int64_t col, std::int64_t row) {
+    if (col == ::gpuprims::detail::kNoIndex) return MinEntry{::gpuprims::detail::float_from_bits(0x7f800000u), -1, -1};
+    return MinEntry{::gpuprims::detail::value_from_key(key), row, col};
+  }
+  __host__ __device__ Output finish_row(Acc a, std::int64_t row) const {
+    return Top2{entry(a.k0, a.i0, row), entry(a.k1, a.i1, row)};
+  }
+};
+
+// acc <- acc followed by element x at column c.
+template <class Op>
+__device__ __forceinline__ typename Op::Acc accumulate(const Op& op, typename Op::Acc acc, typename Op::Input x,
+                                                       std::int64_t c) {
+  if constexpr (std::is_same_v<Op, Top2RowOp>) {
+    acc.insert(x, c);
+    return acc;
+  } else {
+    return op.combine(acc, op.lift(x, c));
+  }
+}
+
+// The result written for row r.
+template <class Op>
+__device__ __forceinline__ typename Op::Output row_result(const Op& op, typename Op::Acc acc, std::int64_t r) {
+  if constexpr (std::is_same_v<Op, Top2RowOp>) return op.finish_row(acc, r);
+  else return op.finish(acc);
+}
+
+// Thread tid's share of columns [c0, c1) of `row`, accumulated into acc in column order: columns up to
+// the first 16-byte boundary one per thread, then 16-byte vectors strided by kThreads, then the
+// remaining columns one per thread. The row may start anywhere T is aligned.
+template <int kThreads, class Op>
+__device__ __forceinline__ typename Op::Acc thread_range(const Op& op, const typename Op::Input* row, std::int64_t c0,
+                                                         std::int64_t c1, int tid, typename Op::Acc acc) {
+  using T = typename Op::Input;
+  constexpr int kPerVec = 16 / static_cast<int>(sizeof(T));
+  static_assert(kThreads >= kPerVec, "the head is one item per thread");
+  const auto addr = reinterpret_cast<std::uintptr_t>(row + c0);
+  std::int64_t head = static_cast<std::int64_t>((16 - addr % 16) % 16 / sizeof(T));
+  if (head > c1 - c0) head = c1 - c0;
+  if (tid < head) acc = accumulate(op, acc, row[c0 + tid], c0 + tid);
+  const std::int64_t start = c0 + head;
+  const std::int64_t vecs = (c1 - start) / kPerVec;
+  const uint4* body = reinterpret_cast<const uint4*>(row + start);
+#pragma unroll 4
+  for (std::int64_t v = tid; v < vecs; v += kThreads) {
+    const uint4 raw = body[v];
+    T items[kPerVec];
+    std::memcpy(static_cast<void*>(items), &raw, sizeof raw);
+    const std::int64_t c = start + v * kPerVec;
+#pragma unroll
+    for (int k = 0; k < kPerVec; ++k) acc = accumulate(op, acc, items[k], c + k);
+  }
+  const std::int64_t tail = start + vecs * kPerVec + tid;
+  if (tail < c1) acc = accumulate(op, acc, row[tail], tail);
+  return acc;
+}
+
+}  // namespace gpuprims::reduce::detail
