@@ -260,17 +260,17 @@ std::size_t row_top2_workspace_bytes(std::int64_t m, std::int64_t n, std::int64_
 }
 
 Status sgemm_row_top2_argmin(std::int64_t m, std::int64_t n, std::int64_t k, float alpha, const float* A,
-                             std::int64_t lda, const float* B, std::int64_t ldb, float beta, float* C,
-                             std::int64_t ldc, Top2* d_out, void* d_workspace, std::size_t workspace_bytes,
-                             Algorithm algo, cudaStream_t stream) {
+                             std::int64_t lda, const float* B, std::int64_t ldb, float beta, float* C, std::int64_t ldc,
+                             Top2* d_out, void* d_workspace, std::size_t workspace_bytes, Algorithm algo,
+                             cudaStream_t stream) {
   detail::SgemmArgs a{m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, algo, d_out, true};
   a.per_row = true;
   return detail::sgemm_run(a, nullptr, d_workspace, workspace_bytes, stream);
 }
 
 Status sgemm_row_top2_argmin(std::int64_t m, std::int64_t n, std::int64_t k, float alpha, const float* A,
-                             std::int64_t lda, const float* B, std::int64_t ldb, float beta, float* C,
-                             std::int64_t ldc, Top2* d_out, Algorithm algo, cudaStream_t stream) {
+                             std::int64_t lda, const float* B, std::int64_t ldb, float beta, float* C, std::int64_t ldc,
+                             Top2* d_out, Algorithm algo, cudaStream_t stream) {
   detail::SgemmArgs a{m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, algo, d_out, true};
   a.per_row = true;
   return detail::run_with_scratch(a, stream);

@@ -114,8 +114,7 @@ GPUPRIMS_API std::size_t row_top2_workspace_bytes(std::int64_t m, std::int64_t n
 //! bytes, 16-byte aligned): no allocation, no synchronization; less is Status::invalid_argument.
 GPUPRIMS_API Status sgemm_row_top2_argmin(std::int64_t m, std::int64_t n, std::int64_t k, float alpha, const float* A,
                                           std::int64_t lda, const float* B, std::int64_t ldb, float beta, float* C,
-                                          std::int64_t ldc, Top2* d_out, void* d_workspace,
-                                          std::size_t workspace_bytes, Algorithm algo = Algorithm::tuned,
-                                          cudaStream_t stream = nullptr);
+                                          std::int64_t ldc, Top2* d_out, void* d_workspace, std::size_t workspace_bytes,
+                                          Algorithm algo = Algorithm::tuned, cudaStream_t stream = nullptr);
 
 }  // namespace gpuprims::gemm

@@ -35,8 +35,8 @@ Status row_top2_end(const RowTop2Args& args, Top2* d_out, std::int64_t rows, cud
   if (rows <= 0) return Status::success;
   // Enough blocks to cover the rows, at most 65535 (a grid-stride loop takes the rest).
   const std::int64_t blocks = (rows + kEndThreads - 1) / kEndThreads;
-  row_top2_end_kernel<<<static_cast<unsigned>(blocks < 65535 ? blocks : 65535), kEndThreads, 0, stream>>>(
-      args.slots, d_out, rows);
+  row_top2_end_kernel<<<static_cast<unsigned>(blocks < 65535 ? blocks : 65535), kEndThreads, 0, stream>>>(args.slots,
+                                                                                                          d_out, rows);
   GPUPRIMS_LAUNCH_CHECK();
   return Status::success;
 }

@@ -2,9 +2,10 @@
 // The fused per-row top-2 (gemm::sgemm_row_top2_argmin): the two smallest entries of every row of the
 // result, for the ratio-test kNN. Each row owns one 16-byte slot of two packed (order key, 32-bit
 // column) words in the workspace. A thread ranks the results it visits into a packed pair for the row
-// it is on; when it moves to another row (and at finish) the lanes of its warp on the same row merge
-// their pairs by shuffles and one lane pushes the pair into the row's slot by integer atomics, skipped
-// when the slot's second word (read once per push) already beats the pair. Exact and order-free.
+// it is on, having read the row's second word when it came to the row; when it moves to another row
+// (and at finish) it is done at once unless some lane's pair beats what it read (past the first tiles
+// of a row, almost never); else the lanes of its warp on the same row merge their pairs by shuffles
+// and one lane pushes the pair into the row's slot by integer atomics. Exact and order-free.
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
@@ -38,9 +39,10 @@ Status row_top2_end(const RowTop2Args& args, Top2* d_out, std::int64_t rows, cud
 //    old = y (nothing else is below y) and sends max(y, x) = y; a pair's w1 is above its w0, so the
 //    min keeps y.
 // So `first` ends as x and `second` as y, whatever the interleaving. A pair whose w0 is not below a
-// value once read from `second` is skipped: that value is at least two different pushed entries
-// (see above), so both words of the pair rank after two entries and cannot be in the result. A thread's or a warp's pair drops
-// only entries two of its own entries beat, which cannot be in the result either.
+// value once read from `second` is skipped: that value is ~0 (nothing is skipped) or at least two
+// different pushed entries (see above), so both words of the pair rank after two entries and cannot
+// be in the result. A thread's or a warp's pair drops only entries that two of its own entries beat,
+// which cannot be in the result either.
 class RowTop2Visitor {
  public:
   using Args = RowTop2Args;
@@ -81,31 +83,34 @@ class RowTop2Visitor {
   }
 
  private:
+  // The bound's load goes out here and is first used at the row's flush, so its latency passes
+  // while the row's results are ranked.
   __device__ __forceinline__ void switch_row(std::int64_t r) {
     flush();
     row_ = r;
     pair_ = PackedTop2{};
+    bound_ = load_second(r);
   }
 
-  // The row's pair leaves the thread. The lanes active here that are on the same row form a group
+  // The row's pair leaves the thread. A lane whose pair does not beat the bound it read has nothing to
+  // push; when no active lane has, that is all. Else the lanes that have, on the same row, form a group
   // (__match_any_sync); when the group is an aligned power-of-two run of lanes - the common case: a
   // warp tile's lanes of one row, or a whole warp - an xor butterfly merges its pairs (the sets merged
   // at each step are disjoint: they differ in one lane bit) and the group's lowest lane pushes. Any
-  // other group pushes lane by lane. Lanes with no row yet take a key of their own and push nothing.
+  // other group pushes lane by lane. The other lanes take a key of their own and push nothing.
   __device__ __forceinline__ void flush() {
     const unsigned active = __activemask();
+    const bool has_entry = row_ >= 0 && pair_.w0 < bound_;
+    if (!__any_sync(active, has_entry)) return;
     unsigned lane;
     asm("mov.u32 %0, %%laneid;" : "=r"(lane));
-    const bool has_row = row_ >= 0;
-    const auto key = has_row ? static_cast<unsigned long long>(row_) : ~static_cast<unsigned long long>(lane);
+    const auto key = has_entry ? static_cast<unsigned long long>(row_) : ~static_cast<unsigned long long>(lane);
     const unsigned group = __match_any_sync(active, key);
     const int size = __popc(group);
     const int leader = __ffs(static_cast<int>(group)) - 1;
     const unsigned run = size == 32 ? ~0u : ((1u << size) - 1u) << leader;
     const bool aligned = (size & (size - 1)) == 0 && (leader & (size - 1)) == 0 && group == run;
-    const bool pushes = has_row && (!aligned || static_cast<int>(lane) == leader);
-    // The bound's load goes out before the shuffles, so its latency passes under them.
-    const unsigned long long bound = pushes ? load_second(row_) : 0ull;
+    const bool pushes = has_entry && (!aligned || static_cast<int>(lane) == leader);
     PackedTop2 mine = pair_;
     for (int offset = 1; offset < kWarpSize; offset *= 2) {
       const bool merge = aligned && offset < size;
@@ -115,7 +120,7 @@ class RowTop2Visitor {
       other.w1 = __shfl_xor_sync(active, static_cast<unsigned long long>(mine.w1), offset);
       if (merge) mine = PackedTop2::merge(mine, other);
     }
-    if (pushes && mine.w0 < bound) push(row_, mine);
+    if (pushes) push(row_, mine);
   }
 
   // A relaxed read of the row's second word (other warps update it concurrently).
@@ -135,6 +140,7 @@ class RowTop2Visitor {
   unsigned long long* slots_;
   std::int64_t row_ = -1;  // the row pair_ belongs to; -1 before the first visit
   PackedTop2 pair_;
+  unsigned long long bound_ = 0;  // row_'s second word when the thread came to it
 };
 
 }  // namespace gpuprims::detail
