@@ -3,6 +3,7 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -161,7 +162,11 @@ std::string row_top2_bytes_diff(const std::vector<Top2>& got, const std::vector<
   std::ostringstream os;
   int shown = 0;
   for (std::size_t r = 0; r < got.size() && shown < 5; ++r) {
-    if (std::memcmp(&got[r], &want[r], sizeof(Top2)) == 0) continue;
+    // Every byte, `reserved` and the float bits included (the object is compared as written).
+    std::array<unsigned char, sizeof(Top2)> g{}, w{};
+    std::memcpy(g.data(), &got[r], sizeof(Top2));
+    std::memcpy(w.data(), &want[r], sizeof(Top2));
+    if (g == w) continue;
     os << "row " << r << ": got " << to_string(got[r]) << " (reserved " << got[r].first.reserved << ","
        << got[r].second.reserved << ") want " << to_string(want[r]) << "; ";
     ++shown;

@@ -136,8 +136,14 @@ TEST(RowTop2Fused, FewRowsAndFewColumnsPaths) {
   const d::DeviceShape* device = nullptr;
   ASSERT_STATUS(Status::success, d::current_device_shape(&device));
   bool saw_few_rows = false, saw_few_cols = false;
-  const t::GemmLayout layouts[] = {t::make_layout(3, 2000, 512), t::make_layout(16, 4099, 256, 1, 1, 1, 1, 1, 1),
-                                   t::make_layout(2000, 5, 512), t::make_layout(4099, 16, 256, 1, 1, 1, 1, 1, 1),
+  const auto dim = t::sanitizer_sized_dim;
+  // testkit::path_exemplars' narrow shapes (1 x 4096 x 4096 and its transpose), then tails and padding.
+  const t::GemmLayout layouts[] = {t::make_layout(1, dim(4096), dim(4096)),
+                                   t::make_layout(dim(4096), 1, dim(4096)),
+                                   t::make_layout(3, 2000, 512),
+                                   t::make_layout(16, 4099, 256, 1, 1, 1, 1, 1, 1),
+                                   t::make_layout(2000, 5, 512),
+                                   t::make_layout(4099, 16, 256, 1, 1, 1, 1, 1, 1),
                                    t::make_layout(11, 13, 4096)};
   for (const auto& l : layouts) {
     for (bool store : {true, false}) {
@@ -157,8 +163,10 @@ TEST(RowTop2Fused, FewRowsAndFewColumnsPaths) {
       EXPECT_EQ(t::row_top2_bytes_diff(bare.rows, run.rows), "");
     }
   }
-  EXPECT_TRUE(saw_few_rows) << "no layout reached the few-rows kernel";
-  EXPECT_TRUE(saw_few_cols) << "no layout reached the few-columns kernel";
+  if (!t::under_sanitizer()) {  // shrunken shapes may be picked otherwise; the forced-path test covers them
+    EXPECT_TRUE(saw_few_rows) << "no layout reached the few-rows kernel";
+    EXPECT_TRUE(saw_few_cols) << "no layout reached the few-columns kernel";
+  }
 }
 
 // A small output with a long k: tuned splits k, and the per-row ranking runs in the fixed-order
