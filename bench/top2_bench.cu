@@ -7,6 +7,15 @@
 //                          kTensorCoreShape only; its agreement fields are its own: fused == its unfused
 //                          twin (tf32x3 sgemm, then reduce::top2_argmin), positions == cuBLAS FP32 + CUB
 //   ours_sgemm_plain / cublas_sgemm_plain   the GEMM alone, for reference
+// The per-row form (sgemm_row_top2_argmin: each row's two smallest entries, the ratio-test kNN) at
+// kRowShapes (65536 x 65536 x 128 and 8192 x 8192 x 128; --quick: the smaller), records with
+// "form": "per_row":
+//   cublas+row_top2_pass  cublasSgemm storing C, then row_top2_pass below (one warp per row): the baseline
+//   ours_sgemm+row_top2_pass  our tuned sgemm, then the same pass (the unfused twin)
+//   row_fused / row_fused_no_store   sgemm_row_top2_argmin storing C / with C == nullptr
+//   ours_sgemm_plain / cublas_sgemm_plain   the GEMM alone
+// A 65536 x 65536 C is 16 GiB: the paths that store C run only when the device has room (else
+// "skipped"), and every allocation is checked against the free memory first.
 // --single M N K [nostore] makes one fused call (for ncu).
 // --configs adds fused_no_store@<config> rows: the fused kernel forced onto each tuned configuration.
 // Same process, same timer (L2 flushed, median of 25). JSON with speedups over cublas+cub.
@@ -21,6 +30,8 @@
 #include <string>
 #include <vector>
 
+#include "common/device/top2_order.hpp"
+#include "common/device/warp_reduce.cuh"
 #include "gemm/src/gemm_internal.hpp"
 #include "harness.hpp"
 #include "testkit/cublas.hpp"
@@ -59,6 +70,186 @@ void ok(gpuprims::Status s, const char* what) {
   if (s == gpuprims::Status::success) return;
   std::fprintf(stderr, "[bench] %s: %s\n", what, gpuprims::to_string(s));
   std::exit(1);
+}
+
+// ---- The per-row form ----
+
+const GemmShape kRowShapes[] = {{65536, 65536, 128}, {8192, 8192, 128}};
+
+// What a user would write after a stored GEMM to get each row's two smallest entries: one warp per
+// row, each lane the top-2 of its strided columns (16-byte loads when the rows allow them, streamed:
+// C is read once), then a warp merge (Top2Merge, exact and order-free). Same order and reporting
+// rules as the library (order_key: NaN last, -0 as +0, ties to the lower column), so its result is
+// the fused call's unfused twin byte for byte.
+constexpr int kRowPassThreads = 256;
+constexpr int kRowPassWarps = kRowPassThreads / 32;
+
+__device__ gpuprims::MinEntry row_pass_entry(std::uint32_t key, std::int64_t col, std::int64_t row) {
+  namespace d = gpuprims::detail;
+  if (col == d::kNoIndex) return gpuprims::MinEntry{INFINITY, -1, -1};
+  return gpuprims::MinEntry{d::value_from_key(key), row, col};
+}
+
+__global__ void __launch_bounds__(kRowPassThreads)
+    row_top2_pass(const float* c, std::int64_t m, std::int64_t n, std::int64_t ldc, bool vec4, gpuprims::Top2* out) {
+  namespace d = gpuprims::detail;
+  const int lane = static_cast<int>(threadIdx.x % 32);
+  const std::int64_t step = static_cast<std::int64_t>(gridDim.x) * kRowPassWarps;
+  for (std::int64_t r = static_cast<std::int64_t>(blockIdx.x) * kRowPassWarps + threadIdx.x / 32; r < m; r += step) {
+    const float* row = c + r * ldc;
+    d::Top2Partial best = d::Top2Partial::empty();
+    std::int64_t tail = 0;
+    if (vec4) {
+      tail = n / 4 * 4;
+      for (std::int64_t j = 4 * lane; j < tail; j += 128) {
+        const float4 v = __ldcs(reinterpret_cast<const float4*>(row + j));
+        best.insert(v.x, j);
+        best.insert(v.y, j + 1);
+        best.insert(v.z, j + 2);
+        best.insert(v.w, j + 3);
+      }
+    }
+    for (std::int64_t j = tail + lane; j < n; j += 32) best.insert(__ldcs(row + j), j);
+    best = d::warp_reduce(best, d::Top2Merge{});
+    if (lane == 0) out[r] = gpuprims::Top2{row_pass_entry(best.k0, best.i0, r), row_pass_entry(best.k1, best.i1, r)};
+  }
+}
+
+void launch_row_pass(const float* c, std::int64_t m, std::int64_t n, std::int64_t ldc, gpuprims::Top2* out,
+                     cudaStream_t stream) {
+  const std::int64_t blocks = std::min<std::int64_t>((m + kRowPassWarps - 1) / kRowPassWarps, 65535);
+  const bool vec4 = ldc % 4 == 0 && reinterpret_cast<std::uintptr_t>(c) % 16 == 0;
+  row_top2_pass<<<static_cast<unsigned>(std::max<std::int64_t>(blocks, 1)), kRowPassThreads, 0, stream>>>(c, m, n, ldc,
+                                                                                                          vec4, out);
+  BENCH_CUDA(cudaGetLastError());
+}
+
+// Rows of `got` whose positions (first and second column) equal `want`'s.
+std::int64_t rows_with_same_positions(const std::vector<gpuprims::Top2>& got, const std::vector<gpuprims::Top2>& want) {
+  std::int64_t same = 0;
+  for (std::size_t r = 0; r < got.size(); ++r)
+    same += got[r].first.col == want[r].first.col && got[r].second.col == want[r].second.col ? 1 : 0;
+  return same;
+}
+
+void bench_per_row(const GemmShape& s, Timer& timer, const TimingOptions& opt, const tk::CublasHandle& cublas,
+                   Report& report) {
+  const std::int64_t m = s.m, n = s.n, k = s.k;
+  cudaStream_t stream = timer.stream();
+  const std::size_t ab_bytes = static_cast<std::size_t>(m * k + k * n) * sizeof(float);
+  const std::size_t rows_bytes = 2 * static_cast<std::size_t>(m) * sizeof(gpuprims::Top2);
+  const std::size_t ws_bytes = gpuprims::gemm::row_top2_workspace_bytes(m, n, k);
+  const std::size_t c_bytes = static_cast<std::size_t>(m) * static_cast<std::size_t>(n) * sizeof(float);
+  std::size_t free_bytes = 0, total_bytes = 0;
+  BENCH_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
+  const std::size_t margin = std::size_t{1} << 30;  // cuBLAS's and the allocator's own needs
+  const std::string shape = tk::shape_name(m, n, k);
+  if (ab_bytes + rows_bytes + ws_bytes + margin > free_bytes) {
+    std::fprintf(stderr, "[bench] per-row %s: needs %zu MiB, %zu MiB free: skipped\n", shape.c_str(),
+                 (ab_bytes + rows_bytes + ws_bytes) >> 20, free_bytes >> 20);
+    return;
+  }
+  const bool store_fits = ab_bytes + rows_bytes + ws_bytes + c_bytes + margin <= free_bytes;
+  if (!store_fits)
+    std::fprintf(stderr, "[bench] per-row %s: C (%zu MiB) does not fit in %zu MiB free: stored paths skipped\n",
+                 shape.c_str(), c_bytes >> 20, free_bytes >> 20);
+  const auto a_buf = device_buffer<float>(static_cast<std::size_t>(m * k), "A"),
+             b_buf = device_buffer<float>(static_cast<std::size_t>(k * n), "B");
+  const auto c_buf = device_buffer<float>(store_fits ? c_bytes / sizeof(float) : 0, "C");
+  const auto fused_buf = device_buffer<gpuprims::Top2>(static_cast<std::size_t>(m), "per-row top-2"),
+             twin_buf = device_buffer<gpuprims::Top2>(static_cast<std::size_t>(m), "per-row twin");
+  const auto ws_buf = device_buffer<unsigned char>(ws_bytes, "per-row workspace");
+  const float *A = a_buf.get(), *B = b_buf.get();
+  float* C = c_buf.get();
+  gpuprims::Top2 *rows = fused_buf.get(), *twin = twin_buf.get();
+  BENCH_CUDA(tk::fill_uniform(a_buf.get(), m * k, 41 + m));
+  BENCH_CUDA(tk::fill_uniform(b_buf.get(), k * n, 43 + n));
+
+  auto fused = [&](float* c_out) {
+    ok(gpuprims::gemm::sgemm_row_top2_argmin(m, n, k, 1.0f, A, k, B, n, 0.0f, c_out, n, rows, ws_buf.get(), ws_bytes,
+                                             gpuprims::gemm::Algorithm::tuned, stream),
+       "sgemm_row_top2_argmin");
+  };
+  auto ours_sgemm = [&] {
+    ok(gpuprims::gemm::sgemm(m, n, k, 1.0f, A, k, B, n, 0.0f, C, n, gpuprims::gemm::Algorithm::tuned, stream), "sgemm");
+  };
+  auto cublas_sgemm = [&] { BENCH_CUBLAS(tk::sgemm_rowmajor(cublas.get(), m, n, k, 1.0f, A, k, B, n, 0.0f, C, n)); };
+  auto download = [&](const gpuprims::Top2* d_rows) {
+    std::vector<gpuprims::Top2> h(static_cast<std::size_t>(m));
+    BENCH_CUDA(cudaMemcpyAsync(h.data(), d_rows, h.size() * sizeof(gpuprims::Top2), cudaMemcpyDeviceToHost, stream));
+    BENCH_CUDA(cudaStreamSynchronize(stream));
+    return h;
+  };
+
+  // Agreement, once: the fused rows (C stored) == our sgemm + the pass, every byte; C not stored ==
+  // C stored; positions against cuBLAS (FP32) + the pass, as a count of rows (near ties may order
+  // otherwise under another summation order).
+  bool twin_agrees = false, no_store_agrees = false;
+  std::int64_t cublas_rows_same = -1;
+  fused(nullptr);
+  const std::vector<gpuprims::Top2> bare = download(rows);
+  if (store_fits) {
+    fused(C);
+    const std::vector<gpuprims::Top2> stored = download(rows);
+    ours_sgemm();
+    launch_row_pass(C, m, n, n, twin, stream);
+    const std::vector<gpuprims::Top2> ours = download(twin);
+    cublas_sgemm();
+    launch_row_pass(C, m, n, n, twin, stream);
+    const std::vector<gpuprims::Top2> vendor = download(twin);
+    twin_agrees = std::memcmp(stored.data(), ours.data(), stored.size() * sizeof(gpuprims::Top2)) == 0;
+    no_store_agrees = std::memcmp(stored.data(), bare.data(), stored.size() * sizeof(gpuprims::Top2)) == 0;
+    cublas_rows_same = rows_with_same_positions(stored, vendor);
+    if (!twin_agrees) std::fprintf(stderr, "[bench] WARNING per-row fused and unfused top-2 disagree\n");
+  }
+
+  struct Path {
+    const char* name;
+    std::function<void()> run;
+    bool needs_c;
+  };
+  const Path paths[] = {{"cublas+row_top2_pass",
+                         [&] {
+    cublas_sgemm();
+    launch_row_pass(C, m, n, n, twin, stream);
+                         },
+                         true},
+                        {"ours_sgemm+row_top2_pass",
+                         [&] {
+    ours_sgemm();
+    launch_row_pass(C, m, n, n, twin, stream);
+                         },
+                         true},
+             {"row_fused", [&] { fused(C); }, true}, {"row_fused_no_store", [&] { fused(nullptr); }, false},
+             {"ours_sgemm_plain", ours_sgemm, true}, {"cublas_sgemm_plain", cublas_sgemm, true}};
+  double baseline_ms = 0, plain_ms = 0, no_store_ms = 0;
+  for (const Path& p : paths) {
+    JsonRecord rec{{"path", std::string(p.name)}, {"form", std::string("per_row")}, {"m", m}, {"n", n}, {"k", k}};
+    if (p.needs_c && !store_fits) {
+      rec.emplace_back("skipped", std::string("C does not fit in device memory"));
+      report.add(rec);
+      continue;
+    }
+    const Timing t = timer.time(p.run, opt);
+    if (std::strcmp(p.name, "cublas+row_top2_pass") == 0) baseline_ms = t.median_ms;
+    if (std::strcmp(p.name, "ours_sgemm_plain") == 0) plain_ms = t.median_ms;
+    if (std::strcmp(p.name, "row_fused_no_store") == 0) no_store_ms = t.median_ms;
+    progress("top2 per-row " + shape + " " + p.name, t.median_ms);
+    std::printf("%-18s %-26s %10.4f ms", shape.c_str(), p.name, t.median_ms);
+    if (baseline_ms > 0) std::printf("  %6.2fx vs cublas+row_top2_pass", baseline_ms / t.median_ms);
+    std::printf("\n");
+    rec.emplace_back("time_ms", t.median_ms);
+    if (baseline_ms > 0) rec.emplace_back("speedup_vs_cublas_row_pass", baseline_ms / t.median_ms);
+    if (store_fits) {
+      rec.emplace_back("fused_equals_unfused", twin_agrees);
+      rec.emplace_back("no_store_equals_stored", no_store_agrees);
+      rec.emplace_back("rows_positions_equal_cublas", cublas_rows_same);
+    }
+    report.add(rec);
+  }
+  if (plain_ms > 0 && no_store_ms > 0)
+    std::printf("%-18s per-row fused, C not stored / our SGEMM alone (C stored): %.3fx\n", shape.c_str(),
+                no_store_ms / plain_ms);
 }
 
 // --single M N K [nostore]: one fused call, for ncu.
@@ -238,6 +429,10 @@ int main(int argc, char** argv) {
                              {"positions_equal_cub", p.algorithm != nullptr ? p.cub_agrees : cub_agrees}});
       report.add(rec);
     }
+  }
+  for (const GemmShape& s : kRowShapes) {
+    if (args.quick && s.m > 8192) continue;
+    bench_per_row(s, timer, opt, cublas, report);
   }
   return report.write(args.out) ? 0 : 1;
 }

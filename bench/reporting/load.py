@@ -17,6 +17,9 @@ REDUCE_REFERENCE = "cub"  # ratio_to_cub is against this algorithm
 TOP2_FUSED = "fused"  # the path the speedup columns are about
 TOP2_BASELINE = "cublas+cub_argmin_x2"  # speedup_vs_cublas_cub is against this path
 TOP2_PLAIN_OURS = "ours_sgemm_plain"  # our SGEMM alone, no top-2
+TOP2_PER_ROW_FORM = "per_row"  # top2.json records with "form": "per_row" (sgemm_row_top2_argmin)
+ROW_TOP2_FUSED = "row_fused_no_store"  # the per-row path the ratio columns are about
+ROW_TOP2_BASELINE = "cublas+row_top2_pass"  # speedup_vs_cublas_row_pass is against this path
 LADDER_SHAPE = 4096
 
 HELDOUT_SUITE = "heldout"  # sgemm.json records with "suite": "heldout"; the standard ones have no "suite"
@@ -441,7 +444,11 @@ class Top2:
         self.records = {}
         self.shapes = []
         names = []
+        # The per-row form's records (sgemm_row_top2_argmin) are a table of their own.
+        self.rows = RowTop2([r for r in doc["results"] if text(r, "form") == TOP2_PER_ROW_FORM])
         for r in doc["results"]:
+            if text(r, "form") is not None:
+                continue
             path = text(r, "path")
             m, n, k = integer(r, "m"), integer(r, "n"), integer(r, "k")
             if path is None or None in (m, n, k):
@@ -475,4 +482,39 @@ class Top2:
 
     def fused_over_plain(self, shape):
         f, p = self.ms(TOP2_FUSED, shape), self.ms(TOP2_PLAIN_OURS, shape)
+        return f / p if f is not None and p else None
+
+
+class RowTop2:
+    """The per-row top-2 records of top2.json (the ratio-test kNN form), by path and shape."""
+
+    def __init__(self, results):
+        self.records = {}
+        self.shapes = []
+        self.paths = []
+        for r in results:
+            path = text(r, "path")
+            m, n, k = integer(r, "m"), integer(r, "n"), integer(r, "k")
+            if path is None or None in (m, n, k):
+                continue
+            self.records[(path, m, n, k)] = r
+            if (m, n, k) not in self.shapes:
+                self.shapes.append((m, n, k))
+            if path not in self.paths:
+                self.paths.append(path)
+
+    def rec(self, path, shape):
+        return self.records.get((path,) + tuple(shape))
+
+    def ms(self, path, shape):
+        r = self.rec(path, shape)
+        return None if skipped(r) else num(r, "time_ms")
+
+    def speedup(self, shape, path=ROW_TOP2_FUSED):
+        """A path over cuBLAS + the per-row pass (time of the baseline / time of the path)."""
+        f, b = self.ms(path, shape), self.ms(ROW_TOP2_BASELINE, shape)
+        return b / f if f and b is not None else None
+
+    def over_plain(self, shape, path=ROW_TOP2_FUSED, plain=TOP2_PLAIN_OURS):
+        f, p = self.ms(path, shape), self.ms(plain, shape)
         return f / p if f is not None and p else None

@@ -408,7 +408,44 @@ def top2_section(t, h, img):
                        "same cuBLAS (FP32) + CUB baseline." if "fused_no_store_tf32x3" in t.paths else ""))
         if notes.items:
             out.append("\n" + notes.render())
+    if t.rows.shapes:
+        out.append("\n" + row_top2_table(t.rows))
     out.append("\n![SGEMM + top-2: fused vs unfused](%s)" % img("top2.png"))
+    return "\n".join(out)
+
+
+ROW_TOP2_COLUMN = {
+    "cublas+row_top2_pass": "cuBLAS + per-row pass (ms)",
+    "ours_sgemm+row_top2_pass": "ours SGEMM + per-row pass (ms)",
+    "row_fused": "fused per-row (ms)",
+    "row_fused_no_store": "fused per-row, C not stored (ms)",
+    "ours_sgemm_plain": "ours SGEMM only (ms)",
+    "cublas_sgemm_plain": "cuBLAS SGEMM only (ms)",
+}
+
+
+def row_top2_table(r):
+    """The per-row form (sgemm_row_top2_argmin, each row's two smallest entries: the ratio-test kNN)."""
+    notes = Notes()
+    header = ["shape m\u00d7n\u00d7k"] + [ROW_TOP2_COLUMN.get(p, p + " (ms)") for p in r.paths] + [
+        "fused per-row, C not stored: speedup vs cuBLAS + pass", "C not stored / ours SGEMM only"]
+    rows = []
+    for sh in r.shapes:
+        cells = [shape_label(*sh)]
+        for p in r.paths:
+            rec = r.rec(p, sh)
+            v = r.ms(p, sh)
+            why = skipped_reason(rec)
+            cells.append(fmt_num(v) if v is not None else DASH + (notes.mark(why) if why else ""))
+        cells += [fmt_ratio(r.speedup(sh)), fmt_ratio(r.over_plain(sh))]
+        rows.append(cells)
+    out = ["Per-row top-2 (each row's two smallest entries, the ratio-test kNN; median ms, lower is better):\n",
+           md_table(header, rows),
+           "\n`fused per-row` is `sgemm_row_top2_argmin` (the ranking in the SGEMM epilogue); the baseline stores C "
+           "with cuBLAS (FP32) and then runs a per-row top-2 pass over it (one warp per row, 16-byte streamed "
+           "loads, a warp merge), written in bench/top2_bench.cu."]
+    if notes.items:
+        out.append("\n" + notes.render())
     return "\n".join(out)
 
 

@@ -2,8 +2,12 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
+#include <limits>
+#include <numeric>
 #include <sstream>
 
 #include <gpuprims/reduce.hpp>
@@ -79,6 +83,95 @@ Top2Run run_reduce_top2(const std::vector<float>& x, std::int64_t rows, std::int
   finish(run, d_top2);
   run.guard_damage = a.guard_damage();
   return run;
+}
+
+RowTop2Run run_sgemm_row_top2(const GemmLayout& l, const GemmInputs& in, gemm::Algorithm algo, float alpha, float beta,
+                              bool store_c, bool explicit_workspace) {
+  RowTop2Run run;
+  constexpr std::size_t kFloatsPerTop2 = sizeof(Top2) / sizeof(float);
+  const std::size_t rows = static_cast<std::size_t>(std::max<std::int64_t>(l.m, 0));
+  GuardedArray a(in.A.size(), l.off_a), b(in.B.size(), l.off_b), c(in.C.size(), l.off_c);
+  GuardedArray out(std::max<std::size_t>(rows, 1) * kFloatsPerTop2);
+  const std::size_t ws_bytes = explicit_workspace ? gemm::row_top2_workspace_bytes(l.m, l.n, l.k, algo) : 0;
+  const detail::DeviceBuffer<unsigned char> ws(std::max<std::size_t>(ws_bytes, 1));
+  if (!a.ok() || !b.ok() || !c.ok() || !out.ok() || !ws) {
+    run.cuda_error = "allocation failed";
+    return run;
+  }
+  auto* const d_out = reinterpret_cast<Top2*>(out.data());
+  out.poison();
+  cudaMemset(d_out, 0x7F, rows * sizeof(Top2));  // poison the result (not NaN: 0x7F7F7F7F is a number)
+  a.upload(in.A);
+  b.upload(in.B);
+  if (store_c && beta != 0.0f) c.upload(in.C);
+  else c.poison();
+  float* const d_c = store_c ? c.data() : nullptr;
+  run.status = explicit_workspace ? gemm::sgemm_row_top2_argmin(l.m, l.n, l.k, alpha, a.data(), l.lda, b.data(), l.ldb,
+                                                                beta, d_c, l.ldc, d_out, ws.get(), ws_bytes, algo)
+                                  : gemm::sgemm_row_top2_argmin(l.m, l.n, l.k, alpha, a.data(), l.lda, b.data(), l.ldb,
+                                                                beta, d_c, l.ldc, d_out, algo);
+  cudaError_t err = cudaGetLastError();
+  if (err == cudaSuccess) err = cudaDeviceSynchronize();
+  if (err != cudaSuccess) run.cuda_error = cudaGetErrorString(err);
+  run.rows.resize(rows);
+  if (rows > 0 && cudaMemcpy(run.rows.data(), d_out, rows * sizeof(Top2), cudaMemcpyDeviceToHost) != cudaSuccess)
+    run.cuda_error += " copy";
+  run.C = c.download();
+  run.guard_damage = a.guard_damage() + b.guard_damage() + c.guard_damage() + out.guard_damage();
+  return run;
+}
+
+std::vector<Top2> reference_row_top2(const float* x, std::int64_t rows, std::int64_t cols, std::int64_t ld) {
+  // Rank: NaN after everything (+inf included), -0.0 equal to +0.0, then the lower column.
+  auto less = [](float a, std::int64_t ia, float b, std::int64_t ib) {
+    const bool an = std::isnan(a), bn = std::isnan(b);
+    if (an != bn) return bn;
+    if (!an && a != b) return a < b;
+    return ia < ib;
+  };
+  auto reported = [](float v) {
+    if (std::isnan(v)) {
+      const std::uint32_t canonical = 0x7fc00000u;
+      float q;
+      std::memcpy(&q, &canonical, sizeof q);
+      return q;
+    }
+    return v == 0.0f ? 0.0f : v;  // -0.0 -> +0.0
+  };
+  const MinEntry missing{std::numeric_limits<float>::infinity(), -1, -1};
+  std::vector<Top2> out;
+  out.reserve(static_cast<std::size_t>(std::max<std::int64_t>(rows, 0)));
+  std::vector<std::int64_t> cols_order(static_cast<std::size_t>(std::max<std::int64_t>(cols, 0)));
+  for (std::int64_t r = 0; r < rows; ++r) {
+    const float* row = x + r * ld;
+    std::iota(cols_order.begin(), cols_order.end(), std::int64_t{0});
+    const std::size_t keep = std::min<std::size_t>(2, cols_order.size());
+    std::partial_sort(cols_order.begin(), cols_order.begin() + static_cast<std::ptrdiff_t>(keep), cols_order.end(),
+                      [&](std::int64_t a, std::int64_t b) { return less(row[a], a, row[b], b); });
+    Top2 t{missing, missing};
+    if (keep > 0) t.first = MinEntry{reported(row[cols_order[0]]), r, cols_order[0]};
+    if (keep > 1) t.second = MinEntry{reported(row[cols_order[1]]), r, cols_order[1]};
+    out.push_back(t);
+  }
+  return out;
+}
+
+std::string row_top2_bytes_diff(const std::vector<Top2>& got, const std::vector<Top2>& want) {
+  if (got.size() != want.size())
+    return "got " + std::to_string(got.size()) + " rows, want " + std::to_string(want.size());
+  std::ostringstream os;
+  int shown = 0;
+  for (std::size_t r = 0; r < got.size() && shown < 5; ++r) {
+    // Every byte, `reserved` and the float bits included (the object is compared as written).
+    std::array<unsigned char, sizeof(Top2)> g{}, w{};
+    std::memcpy(g.data(), &got[r], sizeof(Top2));
+    std::memcpy(w.data(), &want[r], sizeof(Top2));
+    if (g == w) continue;
+    os << "row " << r << ": got " << to_string(got[r]) << " (reserved " << got[r].first.reserved << ","
+       << got[r].second.reserved << ") want " << to_string(want[r]) << "; ";
+    ++shown;
+  }
+  return os.str();
 }
 
 }  // namespace gpuprims::test

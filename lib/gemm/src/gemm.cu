@@ -66,9 +66,12 @@ GemmPlan plan_for(gemm::Algorithm algo, std::int64_t m, std::int64_t n, std::int
 // The scale-only case runs the coalesced kernel with k = 0 and alpha = 0, whatever the algorithm.
 GemmPlan scale_only_plan() { return make_plan(ladder_rung(gemm::Algorithm::coalesced)->path, 0, 1); }
 
-std::size_t call_workspace_bytes(const GemmPlan& plan, std::int64_t m, std::int64_t n, bool want_top2, int sm_count) {
+std::size_t call_workspace_bytes(const GemmPlan& plan, std::int64_t m, std::int64_t n, bool want_top2, int sm_count,
+                                 bool per_row) {
   std::size_t top2 = 0;
-  if (want_top2) {
+  if (want_top2 && per_row) {
+    top2 = RowTop2Visitor::workspace_bytes(m);
+  } else if (want_top2) {
     const std::int64_t blocks = (m <= 0 || n <= 0) ? 0
                                                    : max_of(epilogue_blocks(plan, m, n, sm_count),
                                                             plan_blocks_x(*scale_only_plan().path, m, n));
@@ -83,8 +86,9 @@ Status prepare_sgemm(const SgemmArgs& a, const GemmPlan* forced, PreparedCall* o
   GPUPRIMS_TRY(validate_sgemm(a));
   PreparedCall p;
   const bool product = has_product(a);
-  // Nothing to compute and nothing to report: no CUDA call at all (as cuBLAS's quick return).
-  if (!a.want_top2 && (!has_output(a) || (!product && a.beta == 1.0f))) {
+  // Nothing to compute and nothing to report: no CUDA call at all (as cuBLAS's quick return). The
+  // per-row top-2 of no rows reports nothing either.
+  if ((!a.want_top2 && (!has_output(a) || (!product && a.beta == 1.0f))) || (a.per_row && a.m == 0)) {
     p.no_work = true;
     *out = p;
     return Status::success;
@@ -102,7 +106,7 @@ Status prepare_sgemm(const SgemmArgs& a, const GemmPlan* forced, PreparedCall* o
   else if (forced) p.plan = *forced;
   else p.plan = plan_for(a.algo, a.m, a.n, a.k, store_c, *device);
   if (!plan_fits(p.plan, a.m, a.n, computes ? a.k : 0)) return Status::invalid_argument;
-  p.workspace_bytes = call_workspace_bytes(p.plan, a.m, a.n, a.want_top2, p.sm_count);
+  p.workspace_bytes = call_workspace_bytes(p.plan, a.m, a.n, a.want_top2, p.sm_count, a.per_row);
   *out = p;
   return Status::success;
 }
@@ -115,6 +119,12 @@ Status launch_sgemm(const SgemmArgs& a, const PreparedCall& p, void* workspace, 
     if (!is_aligned(workspace, 16)) return Status::misaligned_pointer;
   }
   GPUPRIMS_TRY(p.device_status);
+  // Rows of no columns: every row's slots stay empty, so begin and end alone write {missing, missing}.
+  if (!has_output(a) && a.per_row) {
+    RowTop2Args slots{};
+    GPUPRIMS_TRY(row_top2_begin(workspace, a.m, stream, &slots));
+    return row_top2_end(slots, a.top2, a.m, stream);
+  }
   if (!has_output(a)) return write_empty_top2(a.top2, stream);
 
   const GemmPlan& plan = p.plan;
@@ -122,6 +132,7 @@ Status launch_sgemm(const SgemmArgs& a, const PreparedCall& p, void* workspace, 
   c.op = GemmOperands{a.m, a.n, plan.k_split == 0 ? 0 : a.k, a.A, a.lda, a.B, a.ldb, plan.k_split};
   c.ab_vec4 = is_aligned(a.A, 16) && is_aligned(a.B, 16) && a.lda % 4 == 0 && a.ldb % 4 == 0;
   c.epilogue = !a.want_top2                                                     ? EpilogueKind::store
+               : a.per_row                                                      ? EpilogueKind::row_top2
                : (!a.force_wide_index && a.m * a.n <= std::int64_t{0xffffffff}) ? EpilogueKind::top2_packed
                                                                                 : EpilogueKind::top2_wide;
   c.out.C = a.C;
@@ -138,7 +149,7 @@ Status launch_sgemm(const SgemmArgs& a, const PreparedCall& p, void* workspace, 
   // Workspace: the visitor's part first, then the split partials (call_workspace_bytes).
   auto* const ws = static_cast<unsigned char*>(workspace);
   const std::size_t visitor_part = p.workspace_bytes - partials_bytes(plan, a.m, a.n);
-  const EpilogueStart start{ws, a.top2, a.n, stream};
+  const EpilogueStart start{ws, a.top2, a.n, stream, a.m};
   GPUPRIMS_TRY(with_visitor(c.epilogue, [&](auto v) { return decltype(v)::type::begin(start, &c.visit); }));
 
   if (plan.splits == 1) {
@@ -189,15 +200,16 @@ Status run_with_scratch(const SgemmArgs& a, cudaStream_t stream) {
 
 // Workspace for the public queries, which know neither alpha nor (for top-2) whether C will be
 // given: enough for every plan the call could take. 0 for arguments no call would accept.
-std::size_t query_workspace(std::int64_t m, std::int64_t n, std::int64_t k, gemm::Algorithm algo, bool want_top2) {
+std::size_t query_workspace(std::int64_t m, std::int64_t n, std::int64_t k, gemm::Algorithm algo, bool want_top2,
+                            bool per_row = false) {
   if (m < 0 || n < 0 || k < 0 || !known_algorithm(algo)) return 0;
   const DeviceShape* device = nullptr;
   if (current_device_shape(&device) != Status::success) device = &no_device_shape();
-  std::size_t bytes = call_workspace_bytes(scale_only_plan(), m, n, want_top2, device->sm_count);
+  std::size_t bytes = call_workspace_bytes(scale_only_plan(), m, n, want_top2, device->sm_count, per_row);
   for (bool store_c : {true, false}) {
     if (!want_top2 && !store_c) continue;
     const GemmPlan plan = plan_for(algo, m, n, k, store_c, *device);
-    bytes = max_of(bytes, call_workspace_bytes(plan, m, n, want_top2, device->sm_count));
+    bytes = max_of(bytes, call_workspace_bytes(plan, m, n, want_top2, device->sm_count, per_row));
   }
   return bytes;
 }
@@ -240,6 +252,27 @@ Status sgemm_top2_argmin(std::int64_t m, std::int64_t n, std::int64_t k, float a
                          const float* B, std::int64_t ldb, float beta, float* C, std::int64_t ldc, Top2* d_top2,
                          Algorithm algo, cudaStream_t stream) {
   const detail::SgemmArgs a{m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, algo, d_top2, true};
+  return detail::run_with_scratch(a, stream);
+}
+
+std::size_t row_top2_workspace_bytes(std::int64_t m, std::int64_t n, std::int64_t k, Algorithm algo) noexcept {
+  return detail::query_workspace(m, n, k, algo, true, true);
+}
+
+Status sgemm_row_top2_argmin(std::int64_t m, std::int64_t n, std::int64_t k, float alpha, const float* A,
+                             std::int64_t lda, const float* B, std::int64_t ldb, float beta, float* C, std::int64_t ldc,
+                             Top2* d_out, void* d_workspace, std::size_t workspace_bytes, Algorithm algo,
+                             cudaStream_t stream) {
+  detail::SgemmArgs a{m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, algo, d_out, true};
+  a.per_row = true;
+  return detail::sgemm_run(a, nullptr, d_workspace, workspace_bytes, stream);
+}
+
+Status sgemm_row_top2_argmin(std::int64_t m, std::int64_t n, std::int64_t k, float alpha, const float* A,
+                             std::int64_t lda, const float* B, std::int64_t ldb, float beta, float* C, std::int64_t ldc,
+                             Top2* d_out, Algorithm algo, cudaStream_t stream) {
+  detail::SgemmArgs a{m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, algo, d_out, true};
+  a.per_row = true;
   return detail::run_with_scratch(a, stream);
 }
 

@@ -38,6 +38,7 @@ Status validate_sgemm(const SgemmArgs& a) noexcept {
   if ((a.A && !float_aligned(a.A)) || (a.B && !float_aligned(a.B)) || (a.C && !float_aligned(a.C)))
     return Status::misaligned_pointer;
   if (a.want_top2 && !is_aligned(a.top2, alignof(Top2))) return Status::misaligned_pointer;
+  if (a.want_top2 && a.per_row && a.n > kRowTop2MaxCols) return Status::unsupported;
   return Status::success;
 }
 

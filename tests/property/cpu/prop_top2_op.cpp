@@ -157,6 +157,50 @@ RC_GTEST_PROP(Top2OpProperty, AtomicGridMergeIsExactUnderAnySchedule, ()) {
   RC_ASSERT(same(unpacked(d::PackedTop2{best, second}), partial_of(v, 0)));
 }
 
+// A model of the per-row top-2's slot merge (gemm/src/epilogue/row_top2_visitor.cuh), for one row:
+// each entry (a column) belongs to one of several pushers, in any spread; a pusher reads the slot's
+// second word when it comes to the row, ranks all its entries, and skips the push when its pair's
+// first word is not below what it read; else its two atomicMin steps. A random schedule interleaves
+// every pusher's steps.
+RC_GTEST_PROP(Top2OpProperty, RowSlotMergeIsExactUnderAnySchedule, ()) {
+  const auto v = *rc::gen::container<std::vector<float>>(interesting_float());
+  const auto pushers = *rc::gen::inRange<std::size_t>(1, 8);
+  struct Pusher {
+    std::vector<std::uint32_t> cols;
+    int step = 0;  // 0: read the bound, 1: rank and decide, 2: atomicMin(first), 3: atomicMin(second), 4: done
+    std::uint64_t bound = 0, old_first = 0;
+    d::PackedTop2 pair;
+  };
+  std::vector<Pusher> ps(pushers);
+  for (std::size_t c = 0; c < v.size(); ++c)
+    ps[*rc::gen::inRange<std::size_t>(0, pushers)].cols.push_back(static_cast<std::uint32_t>(c));
+  std::uint64_t first = ~std::uint64_t{0}, second = ~std::uint64_t{0};
+  auto running = [&] {
+    std::vector<std::size_t> r;
+    for (std::size_t i = 0; i < ps.size(); ++i)
+      if (ps[i].step < 4) r.push_back(i);
+    return r;
+  };
+  for (auto live = running(); !live.empty(); live = running()) {
+    Pusher& p = ps[live[*rc::gen::inRange<std::size_t>(0, live.size())]];
+    if (p.step == 0) {
+      p.bound = second;
+      p.step = 1;
+    } else if (p.step == 1) {
+      for (std::uint32_t c : p.cols) p.pair.add(d::PackedTop2::pack(d::order_key(v[c]), c));
+      p.step = p.pair.w0 < p.bound ? 2 : 4;
+    } else if (p.step == 2) {
+      p.old_first = first;
+      first = std::min(first, p.pair.w0);
+      p.step = 3;
+    } else {
+      second = std::min(second, d::top2_second_candidate(p.old_first, p.pair.w0, p.pair.w1));
+      p.step = 4;
+    }
+  }
+  RC_ASSERT(same(unpacked(d::PackedTop2{first, second}), partial_of(v, 0)));
+}
+
 RC_GTEST_PROP(Top2OpProperty, KeyRoundTripsExceptSignedZeroAndNanPayload, (float v)) {
   const float back = d::value_from_key(d::order_key(v));
   if (std::isnan(v)) RC_ASSERT(std::isnan(back));

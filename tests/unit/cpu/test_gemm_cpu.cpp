@@ -88,7 +88,47 @@ TEST(GemmValidation, BadInputReturnsStatusWithoutTouchingTheDevice) {
     EXPECT_STATUS(bc.expected, gemm::sgemm_top2_argmin(bc.m, bc.n, bc.k, 1.0f, bc.A, bc.lda, bc.B, bc.ldb, 0.5f, bc.C,
                                                        bc.ldc, top2, bc.algo))
         << bc.what << " (top2)";
+    EXPECT_STATUS(bc.expected, gemm::sgemm_row_top2_argmin(bc.m, bc.n, bc.k, 1.0f, bc.A, bc.lda, bc.B, bc.ldb, 0.5f,
+                                                           bc.C, bc.ldc, top2, bc.algo))
+        << bc.what << " (row top2)";
   }
+}
+
+TEST(GemmValidation, RowTop2SpecificArguments) {
+  float* a = fake(kAligned);
+  float* b = fake(kAligned * 2);
+  auto* out = reinterpret_cast<gpuprims::Top2*>(kAligned * 4);
+  EXPECT_STATUS(Status::invalid_argument, gemm::sgemm_row_top2_argmin(4, 4, 4, 1, a, 4, b, 4, 0, nullptr, 4, nullptr));
+  EXPECT_STATUS(Status::invalid_argument, gemm::sgemm_row_top2_argmin(4, 4, 4, 1, a, 4, b, 4, 1, nullptr, 4, out));
+  EXPECT_STATUS(Status::misaligned_pointer,
+                gemm::sgemm_row_top2_argmin(4, 4, 4, 1, a, 4, b, 4, 0, nullptr, 4,
+                                            reinterpret_cast<gpuprims::Top2*>(kAligned * 4 + 4)));
+  // Workspace missing or too small: 16 bytes a row at least.
+  const std::size_t need = gemm::row_top2_workspace_bytes(64, 64, 8);
+  EXPECT_GE(need, 64u * 16u);
+  EXPECT_STATUS(Status::invalid_argument,
+                gemm::sgemm_row_top2_argmin(64, 64, 8, 1, a, 8, b, 64, 0, nullptr, 64, out, nullptr, need));
+  EXPECT_STATUS(Status::invalid_argument, gemm::sgemm_row_top2_argmin(64, 64, 8, 1, a, 8, b, 64, 0, nullptr, 64, out,
+                                                                      fake(kAligned * 8), need - 1));
+  EXPECT_EQ(gemm::row_top2_workspace_bytes(-1, 4, 4), 0u);
+  EXPECT_EQ(gemm::row_top2_workspace_bytes(0, 4, 4), 0u);
+  // Columns are packed in 32 bits, the all-ones word meaning empty: n >= 2^32 - 1 is unsupported, with
+  // or without a device; one column fewer passes validation.
+  const std::int64_t too_wide = std::int64_t{0xffffffff};
+  EXPECT_STATUS(Status::unsupported,
+                gemm::sgemm_row_top2_argmin(1, too_wide, 1, 1, a, 1, b, too_wide, 0, nullptr, too_wide, out));
+  d::SgemmArgs args{1, too_wide, 1, 1.0f, a, 1, b, too_wide, 0.0f, nullptr, too_wide, Algorithm::tuned, out, true};
+  args.per_row = true;
+  EXPECT_STATUS(Status::unsupported, d::validate_sgemm(args));
+  args.n = args.ldb = args.ldc = too_wide - 1;
+  EXPECT_STATUS(Status::success, d::validate_sgemm(args));
+  args.per_row = false;
+  args.n = args.ldb = args.ldc = too_wide;
+  EXPECT_STATUS(Status::success, d::validate_sgemm(args)) << "the global form has 64-bit indices";
+  // No rows: nothing to write, so success with no CUDA call, device or not.
+  EXPECT_STATUS(Status::success, gemm::sgemm_row_top2_argmin(0, 4, 4, 1, a, 4, b, 4, 0, nullptr, 4, out));
+  // Rows of no columns still write every row: that needs a device.
+  EXPECT_STATUS(Status::unsupported, gemm::sgemm_row_top2_argmin(4, 0, 4, 1, a, 4, b, 1, 0, nullptr, 1, out));
 }
 
 TEST(GemmValidation, Top2SpecificArguments) {
@@ -364,6 +404,24 @@ TEST(GemmWorkspace, QueriesCoverThePlansPickedWithAndWithoutC) {
       }
     }
     EXPECT_GE(top2, d::call_workspace_bytes(d::scale_only_plan(), m, n, true, device.sm_count));
+  }
+}
+
+TEST(GemmWorkspace, RowTop2HoldsASlotPerRowBeforeTheSplitPartials) {
+  const d::DeviceShape device = planning_device();
+  std::vector<gpuprims::testkit::GemmShape> shapes = gpuprims::testkit::path_exemplars();
+  shapes.insert(shapes.end(), {{64, 64, 65536}, {8, 8, 1 << 20}, {3, 5, 7}, {5, 0, 4}});
+  for (const auto& s : shapes) {
+    SCOPED_TRACE(gpuprims::testkit::shape_name(s));
+    const std::size_t query = gemm::row_top2_workspace_bytes(s.m, s.n, s.k);
+    for (bool store_c : {true, false}) {
+      const d::GemmPlan plan = d::plan_for(Algorithm::tuned, s.m, s.n, s.k, store_c, device);
+      const std::size_t bytes = d::call_workspace_bytes(plan, s.m, s.n, true, device.sm_count, true);
+      EXPECT_GE(query, bytes);
+      const std::size_t slots = static_cast<std::size_t>(s.m) * 16;
+      const std::size_t partials = d::partials_bytes(plan, s.m, s.n);
+      EXPECT_EQ(bytes, partials > 0 ? d::workspace_part(slots) + partials : slots);
+    }
   }
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // gpuprims::gemm — single-precision GEMM, row-major, with every rung of the classic optimization
-// ladder selectable, and a fused top-2 argmin epilogue. Plain C++17 header.
+// ladder selectable, and fused top-2 argmin epilogues (over the whole result, or per row). Plain C++17
+// header.
 #include <cuda_runtime_api.h>
 
 #include <array>
@@ -90,5 +91,30 @@ GPUPRIMS_API Status sgemm_top2_argmin(std::int64_t m, std::int64_t n, std::int64
                                       std::int64_t lda, const float* B, std::int64_t ldb, float beta, float* C,
                                       std::int64_t ldc, Top2* d_top2, void* d_workspace, std::size_t workspace_bytes,
                                       Algorithm algo = Algorithm::tuned, cudaStream_t stream = nullptr);
+
+//! The same product, and for every row r of the result its two smallest entries (row = r, col = the
+//! column): d_out[r] for r < m, device memory of m Top2. The order and tie rules are the global
+//! form's (NaN after +inf, ties to the lower column, -0 reported as +0, any NaN as the canonical quiet
+//! NaN, `reserved` 0, every byte written); a row of one column gets a missing second entry {+inf, -1,
+//! -1}, and n == 0 gives every row {missing, missing}; m == 0 writes nothing. Found in the GEMM
+//! epilogue (after the fixed-order split-K reduction when k is split): exact and deterministic. C may
+//! be nullptr when beta == 0 (the product is then not stored). Columns are packed in 32 bits: n >=
+//! 2^32 - 1 is Status::unsupported. Scratch comes from the stream-ordered allocator. The ratio-test
+//! kNN: queries x references with distances from one GEMM.
+GPUPRIMS_API Status sgemm_row_top2_argmin(std::int64_t m, std::int64_t n, std::int64_t k, float alpha, const float* A,
+                                          std::int64_t lda, const float* B, std::int64_t ldb, float beta, float* C,
+                                          std::int64_t ldc, Top2* d_out, Algorithm algo = Algorithm::tuned,
+                                          cudaStream_t stream = nullptr);
+
+//! Workspace of the per-row form's explicit-workspace call (16 bytes a row, plus any split-K
+//! partials); covers C given or not and any alpha.
+GPUPRIMS_API std::size_t row_top2_workspace_bytes(std::int64_t m, std::int64_t n, std::int64_t k,
+                                                  Algorithm algo = Algorithm::tuned) noexcept;
+//! The per-row call with the caller's workspace (at least row_top2_workspace_bytes(m, n, k, algo)
+//! bytes, 16-byte aligned): no allocation, no synchronization; less is Status::invalid_argument.
+GPUPRIMS_API Status sgemm_row_top2_argmin(std::int64_t m, std::int64_t n, std::int64_t k, float alpha, const float* A,
+                                          std::int64_t lda, const float* B, std::int64_t ldb, float beta, float* C,
+                                          std::int64_t ldc, Top2* d_out, void* d_workspace, std::size_t workspace_bytes,
+                                          Algorithm algo = Algorithm::tuned, cudaStream_t stream = nullptr);
 
 }  // namespace gpuprims::gemm

@@ -12,27 +12,35 @@
 
 namespace gpuprims::detail {
 
-// Which visitor a kernel's epilogue is compiled with: none (C stored only), or the fused top-2, with
+// Which visitor a kernel's epilogue is compiled with: none (C stored only); the fused top-2, with
 // packed (key, 32-bit index) words merged by atomics when the output has fewer than 2^32 entries,
-// else with 64-bit indices merged by the last block.
+// else with 64-bit indices merged by the last block; or the per-row top-2 (row_top2_visitor.cuh).
 // Separate instantiations keep each kernel's code to what it runs (one kernel holding both ranking
 // paths was measured 12% slower on an H200 from instruction-fetch stalls alone).
-enum class EpilogueKind { store, top2_packed, top2_wide };
+enum class EpilogueKind { store, top2_packed, top2_wide, row_top2 };
+
+// The per-row top-2's: slots[2 * r] and slots[2 * r + 1] hold row r's first and second packed
+// (order key, column) words, ~0 (empty) after begin.
+struct RowTop2Args {
+  unsigned long long* slots;
+};
 
 // The visitors' arguments: a call sets the member of its kind (its visitor's begin() does), the others
 // stay empty.
 struct VisitorArgs {
   Top2AtomicMerge::Args top2_packed{};
   Top2LastBlockMerge::Args top2_wide{};
+  RowTop2Args row_top2{};
 };
 
 // What a visitor's host steps (begin before the first launch, end after the last) work with: the
 // call's workspace (the visitor's part of it, 16-byte aligned), its outputs beyond C, and the stream.
 struct EpilogueStart {
   void* workspace;
-  Top2* top2;         // the fused top-2's result (device memory); null for a store-only call
+  Top2* top2;         // the fused top-2's result (device memory; one per row for the per-row form)
   std::int64_t cols;  // n: linear indices back into (row, col)
   cudaStream_t stream;
+  std::int64_t rows;  // m: the per-row top-2's slot count
 };
 
 }  // namespace gpuprims::detail

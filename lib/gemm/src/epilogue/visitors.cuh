@@ -3,6 +3,7 @@
 // its file, its EpilogueKind value and VisitorArgs member (visitor_args.hpp), and a case here.
 #include <type_traits>
 
+#include "gemm/src/epilogue/row_top2_visitor.cuh"
 #include "gemm/src/epilogue/store_visitor.cuh"
 #include "gemm/src/epilogue/top2_packed_visitor.cuh"
 #include "gemm/src/epilogue/top2_wide_visitor.cuh"
@@ -21,6 +22,7 @@ decltype(auto) with_visitor(EpilogueKind kind, F&& f) {
   switch (kind) {
     case EpilogueKind::top2_packed: return f(VisitorTag<Top2PackedVisitor>{});
     case EpilogueKind::top2_wide: return f(VisitorTag<Top2WideVisitor>{});
+    case EpilogueKind::row_top2: return f(VisitorTag<RowTop2Visitor>{});
     case EpilogueKind::store: break;
   }
   return f(VisitorTag<StoreOnlyVisitor>{});
