@@ -20,9 +20,9 @@
 #include <vector>
 
 #include "harness.hpp"
-#include "typed_bench.cuh"
 #include "reduce/src/plan.hpp"
 #include "testkit/random.hpp"
+#include "typed_bench.cuh"
 
 namespace {
 
@@ -189,8 +189,8 @@ int main(int argc, char** argv) {
                 r.time_ms * 1e3, r.gbs, r.ratio, r.mismatch ? "  MISMATCH" : "");
 
   // The typed reductions beside CUB (typed_bench.cuh).
-  const std::vector<std::int64_t> typed_sizes = args.quick ? std::vector<std::int64_t>{1 << 20}
-                                                           : std::vector<std::int64_t>{1 << 24, std::int64_t{1} << 28};
+  const std::vector<std::int64_t> typed_sizes =
+      args.quick ? std::vector<std::int64_t>{1 << 20} : std::vector<std::int64_t>{1 << 24, std::int64_t{1} << 28};
   bench::run_typed_benchmarks(timer, opt, typed_sizes, &report);
 
   return report.write(args.out) ? 0 : 1;
