@@ -90,13 +90,13 @@ Out as(const std::vector<unsigned char>& bytes) {
 }
 
 // One call of operator `op` through the explicit-workspace form (workspace in its own guarded
-// buffer, at an odd offset) or the stream-ordered form. Returns the status and the output's bytes;
+// buffer, 4 bytes past a 16-byte boundary) or the stream-ordered form. Returns the status and the output's bytes;
 // checks that every guard is intact.
 template <class Out, class Call, class PoolCall>
 Status run_op(rdc::Operator op, std::int64_t n, bool use_pool, std::size_t ws_needed, Call call, PoolCall pool_call,
               std::vector<unsigned char>* out_bytes, cudaStream_t stream = nullptr) {
   GuardedBytes out(sizeof(Out), 0);
-  GuardedBytes ws(std::max<std::size_t>(ws_needed, 1), 3);
+  GuardedBytes ws(std::max<std::size_t>(ws_needed, 1), 4);  // 4-byte aligned (float sums need that), not 16
   EXPECT_TRUE(out.ok() && ws.ok());
   Status st;
   if (use_pool) st = pool_call(reinterpret_cast<Out*>(out.data()), stream);
