@@ -161,6 +161,7 @@ TYPED_TEST(ReduceOpsCpu, FoldsMatchTheReferences) {
       std::memset(&zeroed, 0, sizeof zeroed);
       zeroed.index = got.index;
       zeroed.value = got.value;
+      // NOLINTNEXTLINE(bugprone-suspicious-memory-comparison): every byte (reserved ones included) is the point
       EXPECT_EQ(0, std::memcmp(&zeroed, &got, sizeof got)) << "reserved bytes written as 0";
     }
     if constexpr (!tr::is_float_like_v<T>) {
@@ -212,8 +213,12 @@ template <class T>
 struct can_argmax<
     T, std::void_t<decltype(rdc::argmax(std::declval<const T*>(), std::int64_t{}, std::declval<ArgResult<T>*>()))>>
     : std::true_type {};
-static_assert(can_min<float>::value && can_min<__half>::value && can_min<std::int64_t>::value);
-static_assert(!can_min<short>::value && !can_min<char>::value && !can_min<long double>::value);
+static_assert(can_min<float>::value);
+static_assert(can_min<__half>::value);
+static_assert(can_min<std::int64_t>::value);
+static_assert(!can_min<short>::value);
+static_assert(!can_min<char>::value);
+static_assert(!can_min<long double>::value);
 static_assert(can_argmax<double>::value && !can_argmax<std::int16_t>::value);
 
 // The float forms with an Algorithm are the ones a call without one still reaches (they are
