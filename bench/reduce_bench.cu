@@ -3,10 +3,10 @@
 // on random floats, n = 2^16, 2^20, 2^24, 2^28 (n = 2^16 is the latency case: header field
 // latency_n). Then the typed reductions: every operator x type (sum, min, max, argmin, argmax over
 // float, double, half, bfloat16, int32, uint32, int64) at n = 2^24 and 2^28 beside
-// cub::DeviceReduce::{Sum, Min, Max, ArgMin, ArgMax} (records with "operator" and "type" fields, GB/s
-// of input read). Scratch for both is allocated once, outside timing; ours goes through the
-// explicit-workspace overloads. Each result is checked once against CUB's before it is timed. Writes
-// JSON (default reduce.json, --out FILE) and prints tables.
+// cub::DeviceReduce::{Sum, Min, Max, ArgMin, ArgMax} (records with "variant" (the operator) and
+// "dtype" fields, identity fields of scripts/perf_gate.py; GB/s of input read). Scratch for both is allocated once,
+// outside timing; ours goes through the explicit-workspace overloads. Each result is checked once against CUB's before
+// it is timed. Writes JSON (default reduce.json, --out FILE) and prints tables.
 #include <cub/device/device_reduce.cuh>
 
 #include <gpuprims/reduce.hpp>

@@ -121,8 +121,8 @@ Pair time_pair(Timer& timer, const TimingOptions& opt, const std::string& op, co
   const double gbs_ours = bytes / (to.median_ms * 1e-3) / 1e9, gbs_cub = bytes / (tc.median_ms * 1e-3) / 1e9;
   for (int which = 0; which < 2; ++which) {
     const bool is_ours = which == 0;
-    JsonRecord rec = {{"operator", op},
-                      {"type", std::string(tname)},
+    JsonRecord rec = {{"variant", op},
+                      {"dtype", std::string(tname)},
                       {"impl", std::string(is_ours ? "ours" : "cub")},
                       {"n", n},
                       {"bytes", static_cast<std::int64_t>(bytes)},
