@@ -3,10 +3,10 @@
 // on random floats, n = 2^16, 2^20, 2^24, 2^28 (n = 2^16 is the latency case: header field
 // latency_n). Then the typed reductions: every operator x type (sum, min, max, argmin, argmax over
 // float, double, half, bfloat16, int32, uint32, int64) at n = 2^24 and 2^28 beside
-// cub::DeviceReduce::{Sum, Min, Max, ArgMin, ArgMax} (records with "operator" and "type" fields, GB/s
-// of input read). Scratch for both is allocated once, outside timing; ours goes through the
-// explicit-workspace overloads. Each result is checked once against CUB's before it is timed. Writes
-// JSON (default reduce.json, --out FILE) and prints tables.
+// cub::DeviceReduce::{Sum, Min, Max, ArgMin, ArgMax} (records with "variant" (the operator) and
+// "dtype" fields, identity fields of scripts/perf_gate.py; GB/s of input read). Scratch for both is allocated once,
+// outside timing; ours goes through the explicit-workspace overloads. Each result is checked once against CUB's before
+// it is timed. Writes JSON (default reduce.json, --out FILE) and prints tables.
 #include <cub/device/device_reduce.cuh>
 
 #include <gpuprims/reduce.hpp>
@@ -20,9 +20,9 @@
 #include <vector>
 
 #include "harness.hpp"
-#include "typed_bench.cuh"
 #include "reduce/src/plan.hpp"
 #include "testkit/random.hpp"
+#include "typed_bench.cuh"
 
 namespace {
 
@@ -189,8 +189,8 @@ int main(int argc, char** argv) {
                 r.time_ms * 1e3, r.gbs, r.ratio, r.mismatch ? "  MISMATCH" : "");
 
   // The typed reductions beside CUB (typed_bench.cuh).
-  const std::vector<std::int64_t> typed_sizes = args.quick ? std::vector<std::int64_t>{1 << 20}
-                                                           : std::vector<std::int64_t>{1 << 24, std::int64_t{1} << 28};
+  const std::vector<std::int64_t> typed_sizes =
+      args.quick ? std::vector<std::int64_t>{1 << 20} : std::vector<std::int64_t>{1 << 24, std::int64_t{1} << 28};
   bench::run_typed_benchmarks(timer, opt, typed_sizes, &report);
 
   return report.write(args.out) ? 0 : 1;

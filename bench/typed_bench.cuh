@@ -102,8 +102,7 @@ template <class T, class S>
 cudaError_t cub_sum(void* temp, std::size_t& bytes, const T* in, S* out, std::int64_t n, cudaStream_t stream) {
   if constexpr (std::is_same_v<T, __half> || std::is_same_v<T, __nv_bfloat16>)
     return cub::DeviceReduce::Reduce(temp, bytes, in, out, n, WideningPlus{}, 0.0f, stream);
-  else
-    return cub::DeviceReduce::Sum(temp, bytes, in, out, n, stream);
+  else return cub::DeviceReduce::Sum(temp, bytes, in, out, n, stream);
 }
 
 struct Pair {
@@ -122,8 +121,8 @@ Pair time_pair(Timer& timer, const TimingOptions& opt, const std::string& op, co
   const double gbs_ours = bytes / (to.median_ms * 1e-3) / 1e9, gbs_cub = bytes / (tc.median_ms * 1e-3) / 1e9;
   for (int which = 0; which < 2; ++which) {
     const bool is_ours = which == 0;
-    JsonRecord rec = {{"operator", op},
-                      {"type", std::string(tname)},
+    JsonRecord rec = {{"variant", op},
+                      {"dtype", std::string(tname)},
                       {"impl", std::string(is_ours ? "ours" : "cub")},
                       {"n", n},
                       {"bytes", static_cast<std::int64_t>(bytes)},
@@ -158,8 +157,8 @@ void run_type(Timer& timer, const TimingOptions& opt, const std::vector<std::int
 
   for (std::int64_t n : sizes) {
     std::size_t ws_bytes = 0;
-    for (rdc::Operator op : {rdc::Operator::sum, rdc::Operator::min, rdc::Operator::max, rdc::Operator::argmin,
-                             rdc::Operator::argmax})
+    for (rdc::Operator op :
+         {rdc::Operator::sum, rdc::Operator::min, rdc::Operator::max, rdc::Operator::argmin, rdc::Operator::argmax})
       ws_bytes = std::max(ws_bytes, rdc::workspace_bytes<T>(op, n));
     const auto ws = device_buffer<unsigned char>(std::max<std::size_t>(ws_bytes, 1), "typed workspace");
     void* const d_ws = ws.get();
@@ -236,17 +235,16 @@ void run_type(Timer& timer, const TimingOptions& opt, const std::vector<std::int
         std::size_t tb = cub_bytes;
         if (want_max)
           BENCH_CUDA(cub::DeviceReduce::ArgMax(d_temp, tb, d_in, reinterpret_cast<T*>(o_cub), o_idx, n, stream));
-        else
-          BENCH_CUDA(cub::DeviceReduce::ArgMin(d_temp, tb, d_in, reinterpret_cast<T*>(o_cub), o_idx, n, stream));
+        else BENCH_CUDA(cub::DeviceReduce::ArgMin(d_temp, tb, d_in, reinterpret_cast<T*>(o_cub), o_idx, n, stream));
       };
       ours();
       cub_call();
       BENCH_CUDA(cudaStreamSynchronize(stream));
       const auto mine = read_back<ArgResult<T>>(o_ours);
-      const bool mismatch = mine.index != read_back<std::int64_t>(o_idx) ||
-                            !(as_double(mine.value) == as_double(read_back<T>(o_cub)));
-      table->push_back(time_pair(timer, opt, want_max ? "argmax" : "argmin", tname, n, sizeof(T), mismatch, ours,
-                                 cub_call, report));
+      const bool mismatch =
+          mine.index != read_back<std::int64_t>(o_idx) || !(as_double(mine.value) == as_double(read_back<T>(o_cub)));
+      table->push_back(
+          time_pair(timer, opt, want_max ? "argmax" : "argmin", tname, n, sizeof(T), mismatch, ours, cub_call, report));
     }
   }
 }

@@ -361,8 +361,8 @@ class Reduce:
         self.copy_gbs = num(doc, "copy_gbs")
         self.records = {}
         self.sizes = []
-        # The typed reductions (records with "operator" and "type", no "algorithm"): (operator, type,
-        # impl, n) -> record, with the operators, types and sizes in file order.
+        # The typed reductions (records with "variant" (the operator) and "dtype", no "algorithm"):
+        # (operator, type, impl, n) -> record, with the operators, types and sizes in file order.
         self.latency_n = integer(doc, "latency_n")
         self.typed = {}
         self.typed_ops, self.typed_types, self.typed_sizes = [], [], []
@@ -370,7 +370,7 @@ class Reduce:
         for r in doc["results"]:
             algo = text(r, "algorithm")
             n = integer(r, "n")
-            op, ty, impl = text(r, "operator"), text(r, "type"), text(r, "impl")
+            op, ty, impl = text(r, "variant"), text(r, "dtype"), text(r, "impl")
             if algo is None and op is not None and ty is not None and impl is not None and n is not None:
                 self.typed[(op, ty, impl, n)] = r
                 for seq, v in ((self.typed_ops, op), (self.typed_types, ty), (self.typed_sizes, n)):

@@ -27,7 +27,8 @@ struct AbsMax {
 int main() {
   const std::int64_t n = 1000003;
   std::vector<std::int32_t> h(static_cast<std::size_t>(n));
-  for (std::int64_t i = 0; i < n; ++i) h[static_cast<std::size_t>(i)] = static_cast<std::int32_t>((i * 7919) % 20001) - 10000;
+  for (std::int64_t i = 0; i < n; ++i)
+    h[static_cast<std::size_t>(i)] = static_cast<std::int32_t>((i * 7919) % 20001) - 10000;
   h[123457] = -77777;  // the answer
   const auto op = gpuprims::device::make_reduce_op(AbsMax{}, std::int32_t{0});
   const std::size_t ws_bytes = gpuprims::device::reduce_workspace_bytes<decltype(op)>(n);

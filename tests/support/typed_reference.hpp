@@ -20,8 +20,8 @@
 namespace gpuprims::test {
 
 template <class T>
-inline constexpr bool is_float_like_v = std::is_floating_point_v<T> || std::is_same_v<T, __half> ||
-                                        std::is_same_v<T, __nv_bfloat16>;
+inline constexpr bool is_float_like_v =
+    std::is_floating_point_v<T> || std::is_same_v<T, __half> || std::is_same_v<T, __nv_bfloat16>;
 
 // The value of an element as a double (exact for every reducible type but int64, which the references
 // never convert: integers compare as integers).

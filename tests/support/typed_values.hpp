@@ -51,8 +51,13 @@ std::vector<T> special_values() {
     v.push_back(from_double<T>(1.0));
     v.push_back(from_double<T>(-1.0));
   } else {
-    v = {std::numeric_limits<T>::lowest(), std::numeric_limits<T>::max(), T{0}, T{1}, static_cast<T>(-1),
-         static_cast<T>(std::numeric_limits<T>::max() - 1), static_cast<T>(std::numeric_limits<T>::lowest() + 1)};
+    v = {std::numeric_limits<T>::lowest(),
+         std::numeric_limits<T>::max(),
+         T{0},
+         T{1},
+         static_cast<T>(-1),
+         static_cast<T>(std::numeric_limits<T>::max() - 1),
+         static_cast<T>(std::numeric_limits<T>::lowest() + 1)};
   }
   return v;
 }
@@ -74,8 +79,7 @@ template <class T>
 std::vector<T> mixed_values(std::size_t n, std::mt19937_64& rng, bool few_values) {
   const std::vector<T> specials = special_values<T>();
   std::vector<T> x(n);
-  for (auto& v : x)
-    v = (rng() % 8 == 0) ? specials[rng() % specials.size()] : random_value<T>(rng, few_values);
+  for (auto& v : x) v = (rng() % 8 == 0) ? specials[rng() % specials.size()] : random_value<T>(rng, few_values);
   return x;
 }
 

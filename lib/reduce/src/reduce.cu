@@ -1,8 +1,8 @@
 // gpuprims::reduce::sum: argument validation, the registry from Algorithm to launcher, and the
-// two-pass driver every rung shares (rung 7, single_pass, has its own launcher for small n). Pass 1 writes one partial per block (at most kMaxPartials blocks,
-// a grid that fills the GPU once); pass 2 is one block of the same rung over the partials and writes
-// d_out[0]. When pass 1 needs one block it writes d_out[0] itself. No atomics: bitwise reproducible for
-// a given (n, variant, device, d_in address mod 16), whatever workspace is passed.
+// two-pass driver every rung shares (rung 7, single_pass, has its own launcher for small n). Pass 1 writes one partial
+// per block (at most kMaxPartials blocks, a grid that fills the GPU once); pass 2 is one block of the same rung over
+// the partials and writes d_out[0]. When pass 1 needs one block it writes d_out[0] itself. No atomics: bitwise
+// reproducible for a given (n, variant, device, d_in address mod 16), whatever workspace is passed.
 #include <gpuprims/reduce.hpp>
 
 #include <cuda_runtime.h>

@@ -31,19 +31,16 @@ Status sum(const T* d_in, std::int64_t n, sum_type_t<T>* d_out, void* d_workspac
            cudaStream_t stream) {
   if constexpr (std::is_same_v<T, float>)
     return sum(d_in, n, d_out, d_workspace, workspace_size, Algorithm::shuffle, stream);
-  else
-    return detail::run_typed<device::Sum<T>>(d_in, n, d_out, d_workspace, workspace_size, stream);
+  else return detail::run_typed<device::Sum<T>>(d_in, n, d_out, d_workspace, workspace_size, stream);
 }
 
 template <class T, if_reducible_t<T>>
 Status sum(const T* d_in, std::int64_t n, sum_type_t<T>* d_out, cudaStream_t stream) {
-  if constexpr (std::is_same_v<T, float>)
-    return sum(d_in, n, d_out, Algorithm::shuffle, stream);
-  else
-    return detail::run_typed_scratch<device::Sum<T>>(d_in, n, d_out, stream);
+  if constexpr (std::is_same_v<T, float>) return sum(d_in, n, d_out, Algorithm::shuffle, stream);
+  else return detail::run_typed_scratch<device::Sum<T>>(d_in, n, d_out, stream);
 }
 
-#define GPUPRIMS_INSTANTIATE_SUM(T)                                                        \
+#define GPUPRIMS_INSTANTIATE_SUM(T)                                                         \
   template GPUPRIMS_API std::size_t workspace_bytes<T, 0>(Operator, std::int64_t) noexcept; \
   GPUPRIMS_INSTANTIATE_TYPED(sum, T, sum_type_t<T>)
 

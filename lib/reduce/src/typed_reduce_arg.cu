@@ -12,7 +12,7 @@ namespace gpuprims::reduce {
 
 template <class T, if_reducible_t<T>>
 Status argmin(const T* d_in, std::int64_t n, ArgResult<T>* d_out, void* d_workspace, std::size_t workspace_size,
-           cudaStream_t stream) {
+              cudaStream_t stream) {
   return detail::run_typed<device::ArgMin<T>>(d_in, n, d_out, d_workspace, workspace_size, stream);
 }
 template <class T, if_reducible_t<T>>
@@ -21,7 +21,7 @@ Status argmin(const T* d_in, std::int64_t n, ArgResult<T>* d_out, cudaStream_t s
 }
 template <class T, if_reducible_t<T>>
 Status argmax(const T* d_in, std::int64_t n, ArgResult<T>* d_out, void* d_workspace, std::size_t workspace_size,
-           cudaStream_t stream) {
+              cudaStream_t stream) {
   return detail::run_typed<device::ArgMax<T>>(d_in, n, d_out, d_workspace, workspace_size, stream);
 }
 template <class T, if_reducible_t<T>>
@@ -29,7 +29,7 @@ Status argmax(const T* d_in, std::int64_t n, ArgResult<T>* d_out, cudaStream_t s
   return detail::run_typed_scratch<device::ArgMax<T>>(d_in, n, d_out, stream);
 }
 
-#define GPUPRIMS_INSTANTIATE_ARG(T) \
+#define GPUPRIMS_INSTANTIATE_ARG(T)                   \
   GPUPRIMS_INSTANTIATE_TYPED(argmin, T, ArgResult<T>) \
   GPUPRIMS_INSTANTIATE_TYPED(argmax, T, ArgResult<T>)
 

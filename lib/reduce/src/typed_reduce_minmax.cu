@@ -28,7 +28,7 @@ Status max(const T* d_in, std::int64_t n, T* d_out, cudaStream_t stream) {
   return detail::run_typed_scratch<device::Max<T>>(d_in, n, d_out, stream);
 }
 
-#define GPUPRIMS_INSTANTIATE_MINMAX(T) \
+#define GPUPRIMS_INSTANTIATE_MINMAX(T)  \
   GPUPRIMS_INSTANTIATE_TYPED(min, T, T) \
   GPUPRIMS_INSTANTIATE_TYPED(max, T, T)
 

@@ -37,7 +37,8 @@ using SP = rd::SinglePassTuning;
 // into accumulator u is visit(u, head + 4k); head and tail scalars are visit(-1, index) and
 // visit(-2, index).
 template <class Visit>
-void visit_thread_items(const rd::VecSplit& s, std::int64_t gtid, std::int64_t nthreads, Visit&& visit, int unroll = U) {
+void visit_thread_items(const rd::VecSplit& s, std::int64_t gtid, std::int64_t nthreads, Visit&& visit,
+                        int unroll = U) {
   std::int64_t i = gtid;
   const std::int64_t last_full = s.vec_count - (unroll - 1) * nthreads;
   for (; i < last_full; i += unroll * nthreads)
@@ -55,7 +56,9 @@ float model_thread_sum(const float* x, const rd::VecSplit& s, std::int64_t gtid,
   float acc[SP::kOneBlockUnroll][4] = {};
   float head = 0.0f, tail = 0.0f;
   bool has_head = false, has_tail = false;
-  visit_thread_items(s, gtid, nthreads, [&](int u, std::int64_t idx) {
+  visit_thread_items(
+      s, gtid, nthreads,
+      [&](int u, std::int64_t idx) {
     if (u >= 0) {
       for (int c = 0; c < 4; ++c) acc[u][c] += x[idx + c];
     } else if (u == -1) {
@@ -65,7 +68,8 @@ float model_thread_sum(const float* x, const rd::VecSplit& s, std::int64_t gtid,
       tail = x[idx];
       has_tail = true;
     }
-  }, unroll);
+      },
+      unroll);
   for (int width = unroll / 2; width > 0; width /= 2)
     for (int u = 0; u < width; ++u)
       for (int c = 0; c < 4; ++c) acc[u][c] += acc[u + width][c];
@@ -268,14 +272,17 @@ TEST(ReducePlanProp, EveryItemIsAddedOnceAndChainsFitThePlan) {
       const int unroll = rd::single_launch(n, a) ? SP::kOneBlockUnroll : U;
       for (std::int64_t g = 0; g < threads; ++g) {
         std::int64_t items = 0;
-        visit_thread_items(s, g, threads, [&](int u, std::int64_t idx) {
+        visit_thread_items(
+            s, g, threads,
+            [&](int u, std::int64_t idx) {
           const int width = u >= 0 ? 4 : 1;
           for (int c = 0; c < width; ++c) {
             RC_ASSERT(idx + c < n);
             ++seen[idx + c];
           }
           items += width;
-        }, unroll);
+            },
+            unroll);
         RC_ASSERT(items <= p.items_per_thread);
       }
     }

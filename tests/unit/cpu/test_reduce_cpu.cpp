@@ -204,7 +204,7 @@ TEST(ReducePlanCpu, SinglePassIsOneLaunchThenShuffle) {
     EXPECT_EQ(0u, gpuprims::reduce::workspace_bytes(n, Algorithm::single_pass));
     const rd::ReducePlan p = rd::make_plan(n, Algorithm::single_pass, 1056);
     EXPECT_EQ(1, p.passes);
-    EXPECT_EQ(4 * ((n + 4 * 1024 - 1) / (4 * 1024)) + 2 + 8, p.items_per_thread) << n;
+    EXPECT_EQ(std::int64_t{4} * ((n + std::int64_t{4096} - 1) / std::int64_t{4096}) + 2 + 8, p.items_per_thread) << n;
     EXPECT_EQ(10, rd::bound_log2_threads(n, Algorithm::single_pass));
     EXPECT_EQ(p.bound_items(), rd::bound_items_upper(n, Algorithm::single_pass, 132));
   }

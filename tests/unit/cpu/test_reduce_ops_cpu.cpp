@@ -146,8 +146,8 @@ TYPED_TEST(ReduceOpsCpu, FoldsMatchTheReferences) {
     inputs.push_back({tr::canonical_nan<T>(), tr::largest<T>(), tr::lowest<T>(), tr::canonical_nan<T>()});
   }
   inputs.push_back(std::vector<T>(9, tr::from_double<T>(2.0)));
-  inputs.push_back({tr::from_double<T>(3.0), tr::from_double<T>(1.0), tr::from_double<T>(5.0),
-                    tr::from_double<T>(1.0), tr::from_double<T>(5.0)});
+  inputs.push_back({tr::from_double<T>(3.0), tr::from_double<T>(1.0), tr::from_double<T>(5.0), tr::from_double<T>(1.0),
+                    tr::from_double<T>(5.0)});
   for (const auto& x : inputs) {
     SCOPED_TRACE("n=" + std::to_string(x.size()));
     EXPECT_EQ(bits_of(tr::reference_min(x)), bits_of(fold(dev::Min<T>{}, x)));
@@ -161,6 +161,7 @@ TYPED_TEST(ReduceOpsCpu, FoldsMatchTheReferences) {
       std::memset(&zeroed, 0, sizeof zeroed);
       zeroed.index = got.index;
       zeroed.value = got.value;
+      // NOLINTNEXTLINE(bugprone-suspicious-memory-comparison): every byte (reserved ones included) is the point
       EXPECT_EQ(0, std::memcmp(&zeroed, &got, sizeof got)) << "reserved bytes written as 0";
     }
     if constexpr (!tr::is_float_like_v<T>) {
@@ -209,16 +210,21 @@ struct can_min<T, std::void_t<decltype(rdc::min(std::declval<const T*>(), std::i
 template <class T, class = void>
 struct can_argmax : std::false_type {};
 template <class T>
-struct can_argmax<T, std::void_t<decltype(rdc::argmax(std::declval<const T*>(), std::int64_t{},
-                                                      std::declval<ArgResult<T>*>()))>> : std::true_type {};
-static_assert(can_min<float>::value && can_min<__half>::value && can_min<std::int64_t>::value);
-static_assert(!can_min<short>::value && !can_min<char>::value && !can_min<long double>::value);
+struct can_argmax<
+    T, std::void_t<decltype(rdc::argmax(std::declval<const T*>(), std::int64_t{}, std::declval<ArgResult<T>*>()))>>
+    : std::true_type {};
+static_assert(can_min<float>::value);
+static_assert(can_min<__half>::value);
+static_assert(can_min<std::int64_t>::value);
+static_assert(!can_min<short>::value);
+static_assert(!can_min<char>::value);
+static_assert(!can_min<long double>::value);
 static_assert(can_argmax<double>::value && !can_argmax<std::int16_t>::value);
 
 // The float forms with an Algorithm are the ones a call without one still reaches (they are
 // non-templates); a stream without an Algorithm reaches the typed form.
-static_assert(std::is_same_v<decltype(rdc::sum(std::declval<const float*>(), std::int64_t{}, std::declval<float*>())),
-                             Status>);
+static_assert(
+    std::is_same_v<decltype(rdc::sum(std::declval<const float*>(), std::int64_t{}, std::declval<float*>())), Status>);
 
 template <class T>
 T* fake_ptr(std::uintptr_t addr = 0x7f0000001000u) {
@@ -244,7 +250,8 @@ TYPED_TEST(ReduceOpsCpu, WorkspaceQueries) {
   }
   EXPECT_EQ(0u, rdc::workspace_bytes<T>(static_cast<rdc::Operator>(99), 1 << 28));
   if constexpr (std::is_same_v<T, float>) {
-    EXPECT_EQ(rdc::workspace_bytes(1 << 28, rdc::Algorithm::shuffle), rdc::workspace_bytes<T>(rdc::Operator::sum, 1 << 28));
+    EXPECT_EQ(rdc::workspace_bytes(1 << 28, rdc::Algorithm::shuffle),
+              rdc::workspace_bytes<T>(rdc::Operator::sum, 1 << 28));
   }
 }
 

@@ -90,13 +90,13 @@ Out as(const std::vector<unsigned char>& bytes) {
 }
 
 // One call of operator `op` through the explicit-workspace form (workspace in its own guarded
-// buffer, at an odd offset) or the stream-ordered form. Returns the status and the output's bytes;
+// buffer, 4 bytes past a 16-byte boundary) or the stream-ordered form. Returns the status and the output's bytes;
 // checks that every guard is intact.
 template <class Out, class Call, class PoolCall>
 Status run_op(rdc::Operator op, std::int64_t n, bool use_pool, std::size_t ws_needed, Call call, PoolCall pool_call,
               std::vector<unsigned char>* out_bytes, cudaStream_t stream = nullptr) {
   GuardedBytes out(sizeof(Out), 0);
-  GuardedBytes ws(std::max<std::size_t>(ws_needed, 1), 3);
+  GuardedBytes ws(std::max<std::size_t>(ws_needed, 1), 4);  // 4-byte aligned (float sums need that), not 16
   EXPECT_TRUE(out.ok() && ws.ok());
   Status st;
   if (use_pool) st = pool_call(reinterpret_cast<Out*>(out.data()), stream);
@@ -185,7 +185,7 @@ void check_all_operators(const std::vector<T>& x, const std::vector<T>& sum_x, i
     const Status st = run_op<T>(
         op, n, use_pool, ws,
         [&](T* o, void* w, std::size_t b, cudaStream_t s) {
-          return want_max ? rdc::max<T>(d_in, n, o, w, b, s) : rdc::min<T>(d_in, n, o, w, b, s);
+      return want_max ? rdc::max<T>(d_in, n, o, w, b, s) : rdc::min<T>(d_in, n, o, w, b, s);
         },
         [&](T* o, cudaStream_t s) { return want_max ? rdc::max<T>(d_in, n, o, s) : rdc::min<T>(d_in, n, o, s); },
         &bytes);
@@ -201,7 +201,7 @@ void check_all_operators(const std::vector<T>& x, const std::vector<T>& sum_x, i
     const Status st = run_op<R>(
         op, n, use_pool, ws,
         [&](R* o, void* w, std::size_t b, cudaStream_t s) {
-          return want_max ? rdc::argmax<T>(d_in, n, o, w, b, s) : rdc::argmin<T>(d_in, n, o, w, b, s);
+      return want_max ? rdc::argmax<T>(d_in, n, o, w, b, s) : rdc::argmin<T>(d_in, n, o, w, b, s);
         },
         [&](R* o, cudaStream_t s) { return want_max ? rdc::argmax<T>(d_in, n, o, s) : rdc::argmin<T>(d_in, n, o, s); },
         &bytes);
@@ -228,8 +228,19 @@ TYPED_TEST(ReduceTypedGpu, EveryOperatorMatchesTheReference) {
   GPUPRIMS_REQUIRE_GPU();
   using T = TypeParam;
   auto rng = tr::make_rng(0x7e9ed001);
-  const std::int64_t sizes[] = {0, 1, 2, 3, 7, 31, 257, 4099, 65521, (1 << 16) - 1, (1 << 16) + 1,
-                                tr::sanitizer_sized_count(1000003), tr::sanitizer_sized_count(3000017)};
+  const std::int64_t sizes[] = {0,
+                                1,
+                                2,
+                                3,
+                                7,
+                                31,
+                                257,
+                                4099,
+                                65521,
+                                (1 << 16) - 1,
+                                (1 << 16) + 1,
+                                tr::sanitizer_sized_count(1000003),
+                                tr::sanitizer_sized_count(3000017)};
   for (std::int64_t n : sizes)
     for (int offset : {0, 1}) {
       const auto x = tr::mixed_values<T>(static_cast<std::size_t>(n), rng, n % 2 == 0);
@@ -327,8 +338,8 @@ TYPED_TEST(ReduceTypedGpu, BadArgumentsLaunchNothing) {
 TEST(ReduceTypedGpuCustom, CustomOperatorsThroughTheDeviceTemplate) {
   GPUPRIMS_REQUIRE_GPU();
   auto rng = tr::make_rng(0x7e9ed004);
-  for (std::int64_t n : {std::int64_t{0}, std::int64_t{1}, std::int64_t{5}, std::int64_t{65537},
-                         tr::sanitizer_sized_count(2000003)}) {
+  for (std::int64_t n :
+       {std::int64_t{0}, std::int64_t{1}, std::int64_t{5}, std::int64_t{65537}, tr::sanitizer_sized_count(2000003)}) {
     SCOPED_TRACE("n=" + std::to_string(n));
     const auto count = static_cast<std::size_t>(n);
     std::vector<std::int32_t> xi(count);

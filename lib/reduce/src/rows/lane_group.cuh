@@ -29,7 +29,9 @@ __global__ void __launch_bounds__(RowTuning::kThreads)
     const std::int64_t r = base + group;
     typename Op::Acc acc = op.identity();
     if (r < rows) {
-      for (std::int64_t c = lane; c < cols; c += kLanes) acc = accumulate(op, acc, in[r * ld + c], c);
+      const typename Op::Input* row = in + r * ld;
+#pragma unroll 4  // several loads in flight per lane
+      for (std::int64_t c = lane; c < cols; c += kLanes) acc = accumulate(op, acc, row[c], c);
     }
     acc = ::gpuprims::detail::warp_reduce<kLanes>(acc, ::gpuprims::device::CombineWith<Op>{op});
     if (lane == 0 && r < rows) out[r] = row_result(op, acc, r);

@@ -26,7 +26,8 @@ struct RowTuning {
   // Lane-group grid: at most this many blocks per SM (the kernel strides over rows beyond it).
   static constexpr std::int64_t kGroupBlocksPerSm = 16;
   // Blocks of kThreads one SM keeps resident (2048 threads): a row count below sm_count times this
-  // leaves the GPU partly idle with one block per row, so long rows are then split.
+  // leaves the GPU partly idle with one block per row, so long rows are then split into at most
+  // that many blocks in all (one wave).
   static constexpr std::int64_t kBlocksPerSm = 8;
   // A split takes at least this many columns (16 per thread), and a row at most kMaxSplits splits.
   static constexpr std::int64_t kMinColsPerSplit = std::int64_t{kThreads} * 16;
@@ -40,7 +41,7 @@ struct RowTuning {
 };
 static_assert((1 << RowTuning::kLog2Threads) == RowTuning::kThreads, "log2 matches");
 static_assert(RowTuning::kThreads % 32 == 0, "whole warps");
-static_assert(RowTuning::kMaxSplits <= RowTuning::kThreads * 64, "the combine's chain stays short");
+static_assert(RowTuning::kMaxSplits <= std::int64_t{RowTuning::kThreads} * 64, "the combine's chain stays short");
 
 enum class RowPath {
   none,           // rows == 0: nothing is written
@@ -93,7 +94,7 @@ constexpr RowPlan make_row_plan(std::int64_t rows, std::int64_t cols, std::size_
   std::int64_t splits = 1;
   std::int64_t per = cols;
   if (rows < fill) {
-    const std::int64_t by_fill = fill / rows + (fill % rows != 0 ? 1 : 0);
+    const std::int64_t by_fill = fill / rows;  // rows * splits <= fill: one wave of blocks
     const std::int64_t by_cols = cols / RowTuning::kMinColsPerSplit;
     splits = min_of(min_of(by_fill, by_cols), RowTuning::kMaxSplits);
   }

@@ -78,7 +78,8 @@ __device__ __forceinline__ typename Op::Acc thread_reduce(const typename Op::Inp
     // Fewer than kUnroll vectors left for this thread: one at a time, into the accumulators in turn.
 #pragma unroll
     for (int u = 0; u < kUnroll - 1; ++u) {
-      if (i < split.vec_count) acc[u] = reduce_detail::combine_vector(op, acc[u], __ldg(body + i), split.head + i * kWidth);
+      if (i < split.vec_count)
+        acc[u] = reduce_detail::combine_vector(op, acc[u], __ldg(body + i), split.head + i * kWidth);
       i += nthreads;
     }
   }
@@ -108,7 +109,8 @@ __global__ void __launch_bounds__(Policy::kThreads)
   const std::int64_t nthreads = static_cast<std::int64_t>(gridDim.x) * kThreads;
   const std::int64_t gtid = static_cast<std::int64_t>(blockIdx.x) * kThreads + tid;
   const typename Op::Acc v = thread_reduce<Policy::kUnroll>(in, n, gtid, nthreads, op);
-  const typename Op::Acc s = block_reduce<kThreads>(v, [op](auto a, auto b) { return op.combine(a, b); }, tid);
+  const typename Op::Acc s = block_reduce<kThreads>(
+      v, [op](auto a, auto b) { return op.combine(a, b); }, tid);
   if (tid == 0) partials[blockIdx.x] = s;
 }
 
@@ -120,7 +122,8 @@ __global__ void __launch_bounds__(Policy::kThreads)
   constexpr int kThreads = Policy::kThreads;
   const int tid = static_cast<int>(threadIdx.x);
   const typename Op::Acc v = thread_reduce<Policy::kUnroll>(in, n, tid, kThreads, op);
-  const typename Op::Acc s = block_reduce<kThreads>(v, [op](auto a, auto b) { return op.combine(a, b); }, tid);
+  const typename Op::Acc s = block_reduce<kThreads>(
+      v, [op](auto a, auto b) { return op.combine(a, b); }, tid);
   if (tid == 0) *out = op.finish(s);
 }
 
@@ -134,7 +137,8 @@ __global__ void __launch_bounds__(Policy::kThreads)
   const int tid = static_cast<int>(threadIdx.x);
   typename Op::Acc v = op.identity();
   for (std::int64_t i = tid; i < count; i += kThreads) v = op.combine(v, partials[i]);
-  const typename Op::Acc s = block_reduce<kThreads>(v, [op](auto a, auto b) { return op.combine(a, b); }, tid);
+  const typename Op::Acc s = block_reduce<kThreads>(
+      v, [op](auto a, auto b) { return op.combine(a, b); }, tid);
   if (tid == 0) *out = op.finish(s);
 }
 
@@ -148,8 +152,7 @@ constexpr std::size_t reduce_workspace_bytes(std::int64_t n) noexcept {
 //! for Output, d_in non-null when n > 0 and aligned to its element size (16-byte vector loads start at
 //! an element boundary).
 template <class Op>
-Status reduce_validate_args(const typename Op::Input* d_in, std::int64_t n,
-                            const typename Op::Output* d_out) noexcept {
+Status reduce_validate_args(const typename Op::Input* d_in, std::int64_t n, const typename Op::Output* d_out) noexcept {
   using T = typename Op::Input;
   using Out = typename Op::Output;
   if (n < 0 || d_out == nullptr || (d_in == nullptr && n > 0)) return Status::invalid_argument;
@@ -185,10 +188,8 @@ Status reduce_on_grid(const typename Op::Input* d_in, std::int64_t n, typename O
   const std::int64_t blocks = reduce_grid<Policy>(n, sizeof(typename Op::Input), resident_blocks);
   if (blocks <= 1) {
     // n == 0: the finish kernel over no partials writes the empty result (stream-ordered, no memset).
-    if (n == 0)
-      reduce_finish_kernel<Op, Policy><<<1, kThreads, 0, stream>>>(nullptr, 0, d_out, op);
-    else
-      reduce_single_block_kernel<Op, Policy><<<1, kThreads, 0, stream>>>(d_in, n, d_out, op);
+    if (n == 0) reduce_finish_kernel<Op, Policy><<<1, kThreads, 0, stream>>>(nullptr, 0, d_out, op);
+    else reduce_single_block_kernel<Op, Policy><<<1, kThreads, 0, stream>>>(d_in, n, d_out, op);
     return cudaPeekAtLastError() == cudaSuccess ? Status::success : Status::cuda_error;
   }
   // Partials at the first kPartialsAlign boundary: the result does not depend on the workspace address.
@@ -214,8 +215,8 @@ Status reduce(const typename Op::Input* d_in, std::int64_t n, typename Op::Outpu
   int device = 0, sms = 0, per_sm = 0;
   if (cudaGetDevice(&device) != cudaSuccess) return Status::unsupported;
   if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess) return Status::cuda_error;
-  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, reduce_partials_kernel<Op, Policy>, Policy::kThreads,
-                                                    0) != cudaSuccess)
+  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, reduce_partials_kernel<Op, Policy>, Policy::kThreads, 0) !=
+      cudaSuccess)
     return Status::cuda_error;
   const std::int64_t resident = static_cast<std::int64_t>(sms) * (per_sm < 1 ? 1 : per_sm);
   return reduce_on_grid<Op, Policy>(d_in, n, d_out, d_workspace, workspace_bytes, resident, stream, op);
