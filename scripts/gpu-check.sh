@@ -30,6 +30,7 @@
 #   SANITIZE_SHARDS_INITCHECK [2]   shards per tool without --shard; tune them from a GPU run
 #   SANITIZE_SHARD_TIMEOUT [540]    seconds for one tool and shard (all binaries together)
 #   GPU_TEST_SLOTS [8]              GPU tests at once on each GPU in the test stage
+#   GPU_BENCHES [reduce sgemm top2 segmented]   the benchmarks the bench stage runs
 #   GATE_TOLERANCE [0.05]           largest allowed drop of a ratio to CUB/cuBLAS
 #   GATE_RERUNS [1]                 when the gate fails, rerun the failing benchmarks this often and
 #                                   gate on each record's best run (noise must repeat to fail)
@@ -265,7 +266,7 @@ fi
 
 if has bench && [ ! -x "$build/bench/sgemm_bench" ]; then record bench FAIL "not built (add the build stage)"; fi
 if has bench && [ -x "$build/bench/sgemm_bench" ]; then
-  for b in reduce sgemm top2 segmented; do
+  for b in ${GPU_BENCHES:-reduce sgemm top2 segmented}; do
     t0=$(stamp)
     echo "== $b benchmark =="
     if "$build/bench/${b}_bench" $quick_bench --out "$out/$b.json" 2>"$logs/bench-$b.err" | tee "$logs/bench-$b.log"; then
