@@ -35,8 +35,8 @@ import re
 import sys
 
 # Fields that tell records of one benchmark file apart. Strings name a variant; numbers are shapes.
-KEY_FIELDS = ["algorithm", "impl", "path", "form", "variant", "mode", "suite", "class", "inputs", "config", "config_name",
-              "layout", "dtype", "m", "n", "k", "lda", "ldb", "ldc", "rows", "cols", "ld", "batch"]
+KEY_FIELDS = ["algorithm", "impl", "path", "form", "variant", "mode", "suite", "class", "inputs", "config",
+              "config_name", "layout", "dtype", "m", "n", "k", "lda", "ldb", "ldc", "rows", "cols", "ld", "batch"]
 # Rows of the vendor libraries themselves (cub, cublas, cublas+cub_argmin_x2, cublas_sgemm_plain).
 VENDORS = ("cub", "cublas")
 RATIO = re.compile(r"^(ratio|speedup)_")
