@@ -175,11 +175,15 @@ int main(int argc, char** argv) {
         });
     // float min / max: exact (no NaN or -0 in the data, where the two may differ by contract).
     run_case(
-        "min", "float", sizeof(float), 0,
-        [&](void* ws) { ok(gpuprims::reduce::row_min(x, rows, cols, cols, of, ws, 0, stream), "row_min"); },
+        "min", "float", sizeof(float), row_workspace_bytes<float>(Operator::min, rows, cols),
+        [&](void* ws) {
+      ok(gpuprims::reduce::row_min(x, rows, cols, cols, of, ws, row_workspace_bytes<float>(Operator::min, rows, cols),
+                                   stream),
+         "row_min");
+        },
         [&](void* t, std::size_t& b) {
       BENCH_CUDA(cub::DeviceSegmentedReduce::Min(t, b, x, cf, rows, begin, end, stream));
-        },
+    },
         [&] { return download(of, rows) == download(cf, rows); });
     run_case(
         "max", "float", sizeof(float), row_workspace_bytes<float>(Operator::max, rows, cols),

@@ -43,47 +43,47 @@ GPUPRIMS_API std::size_t row_workspace_bytes(Operator op, std::int64_t rows, std
 //! d_out[r] = sum of row r, in sum_type_t<T> (float for float, half and bfloat16).
 template <class T>
 GPUPRIMS_API reducible_status_t<T> row_sum(const T* d_in, std::int64_t rows, std::int64_t cols, std::int64_t ld,
-                                       sum_type_t<T>* d_out, void* d_ws, std::size_t ws_bytes,
-                                       cudaStream_t stream = nullptr);
+                                           sum_type_t<T>* d_out, void* d_ws, std::size_t ws_bytes,
+                                           cudaStream_t stream = nullptr);
 //! d_out[r] = smallest element of row r.
 template <class T>
-GPUPRIMS_API reducible_status_t<T> row_min(const T* d_in, std::int64_t rows, std::int64_t cols, std::int64_t ld, T* d_out,
-                                       void* d_ws, std::size_t ws_bytes, cudaStream_t stream = nullptr);
+GPUPRIMS_API reducible_status_t<T> row_min(const T* d_in, std::int64_t rows, std::int64_t cols, std::int64_t ld,
+                                           T* d_out, void* d_ws, std::size_t ws_bytes, cudaStream_t stream = nullptr);
 //! d_out[r] = largest element of row r.
 template <class T>
-GPUPRIMS_API reducible_status_t<T> row_max(const T* d_in, std::int64_t rows, std::int64_t cols, std::int64_t ld, T* d_out,
-                                       void* d_ws, std::size_t ws_bytes, cudaStream_t stream = nullptr);
+GPUPRIMS_API reducible_status_t<T> row_max(const T* d_in, std::int64_t rows, std::int64_t cols, std::int64_t ld,
+                                           T* d_out, void* d_ws, std::size_t ws_bytes, cudaStream_t stream = nullptr);
 //! d_out[r] = {column, value} of the smallest element of row r (lowest column on ties).
 template <class T>
 GPUPRIMS_API reducible_status_t<T> row_argmin(const T* d_in, std::int64_t rows, std::int64_t cols, std::int64_t ld,
-                                          ArgResult<T>* d_out, void* d_ws, std::size_t ws_bytes,
-                                          cudaStream_t stream = nullptr);
+                                              ArgResult<T>* d_out, void* d_ws, std::size_t ws_bytes,
+                                              cudaStream_t stream = nullptr);
 //! d_out[r] = {column, value} of the largest element of row r (lowest column on ties).
 template <class T>
 GPUPRIMS_API reducible_status_t<T> row_argmax(const T* d_in, std::int64_t rows, std::int64_t cols, std::int64_t ld,
-                                          ArgResult<T>* d_out, void* d_ws, std::size_t ws_bytes,
-                                          cudaStream_t stream = nullptr);
+                                              ArgResult<T>* d_out, void* d_ws, std::size_t ws_bytes,
+                                              cudaStream_t stream = nullptr);
 
 //! Stream-ordered forms: scratch from the library's pool.
 template <class T>
 GPUPRIMS_API reducible_status_t<T> row_sum(const T* d_in, std::int64_t rows, std::int64_t cols, std::int64_t ld,
-                                       sum_type_t<T>* d_out, cudaStream_t stream = nullptr);
+                                           sum_type_t<T>* d_out, cudaStream_t stream = nullptr);
 //! Stream-ordered row_min.
 template <class T>
-GPUPRIMS_API reducible_status_t<T> row_min(const T* d_in, std::int64_t rows, std::int64_t cols, std::int64_t ld, T* d_out,
-                                       cudaStream_t stream = nullptr);
+GPUPRIMS_API reducible_status_t<T> row_min(const T* d_in, std::int64_t rows, std::int64_t cols, std::int64_t ld,
+                                           T* d_out, cudaStream_t stream = nullptr);
 //! Stream-ordered row_max.
 template <class T>
-GPUPRIMS_API reducible_status_t<T> row_max(const T* d_in, std::int64_t rows, std::int64_t cols, std::int64_t ld, T* d_out,
-                                       cudaStream_t stream = nullptr);
+GPUPRIMS_API reducible_status_t<T> row_max(const T* d_in, std::int64_t rows, std::int64_t cols, std::int64_t ld,
+                                           T* d_out, cudaStream_t stream = nullptr);
 //! Stream-ordered row_argmin.
 template <class T>
 GPUPRIMS_API reducible_status_t<T> row_argmin(const T* d_in, std::int64_t rows, std::int64_t cols, std::int64_t ld,
-                                          ArgResult<T>* d_out, cudaStream_t stream = nullptr);
+                                              ArgResult<T>* d_out, cudaStream_t stream = nullptr);
 //! Stream-ordered row_argmax.
 template <class T>
 GPUPRIMS_API reducible_status_t<T> row_argmax(const T* d_in, std::int64_t rows, std::int64_t cols, std::int64_t ld,
-                                          ArgResult<T>* d_out, cudaStream_t stream = nullptr);
+                                              ArgResult<T>* d_out, cudaStream_t stream = nullptr);
 
 //! Bytes of workspace row_top2_argmin's explicit-workspace form needs (0 for invalid sizes).
 GPUPRIMS_API std::size_t row_top2_workspace_bytes(std::int64_t rows, std::int64_t cols) noexcept;

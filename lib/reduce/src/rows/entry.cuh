@@ -118,54 +118,54 @@ std::size_t row_workspace_bytes(Operator op, std::int64_t rows, std::int64_t col
 }
 
 template <class T>
-reducible_status_t<T> row_sum(const T* d_in, std::int64_t rows, std::int64_t cols, std::int64_t ld, sum_type_t<T>* d_out,
-                          void* d_ws, std::size_t ws_bytes, cudaStream_t stream) {
+reducible_status_t<T> row_sum(const T* d_in, std::int64_t rows, std::int64_t cols, std::int64_t ld,
+                              sum_type_t<T>* d_out, void* d_ws, std::size_t ws_bytes, cudaStream_t stream) {
   return detail::run_rows(device::Sum<T>{}, d_in, rows, cols, ld, d_out, d_ws, ws_bytes, stream);
 }
 template <class T>
-reducible_status_t<T> row_min(const T* d_in, std::int64_t rows, std::int64_t cols, std::int64_t ld, T* d_out, void* d_ws,
-                          std::size_t ws_bytes, cudaStream_t stream) {
+reducible_status_t<T> row_min(const T* d_in, std::int64_t rows, std::int64_t cols, std::int64_t ld, T* d_out,
+                              void* d_ws, std::size_t ws_bytes, cudaStream_t stream) {
   return detail::run_rows(device::Min<T>{}, d_in, rows, cols, ld, d_out, d_ws, ws_bytes, stream);
 }
 template <class T>
-reducible_status_t<T> row_max(const T* d_in, std::int64_t rows, std::int64_t cols, std::int64_t ld, T* d_out, void* d_ws,
-                          std::size_t ws_bytes, cudaStream_t stream) {
+reducible_status_t<T> row_max(const T* d_in, std::int64_t rows, std::int64_t cols, std::int64_t ld, T* d_out,
+                              void* d_ws, std::size_t ws_bytes, cudaStream_t stream) {
   return detail::run_rows(device::Max<T>{}, d_in, rows, cols, ld, d_out, d_ws, ws_bytes, stream);
 }
 template <class T>
-reducible_status_t<T> row_argmin(const T* d_in, std::int64_t rows, std::int64_t cols, std::int64_t ld, ArgResult<T>* d_out,
-                             void* d_ws, std::size_t ws_bytes, cudaStream_t stream) {
+reducible_status_t<T> row_argmin(const T* d_in, std::int64_t rows, std::int64_t cols, std::int64_t ld,
+                                 ArgResult<T>* d_out, void* d_ws, std::size_t ws_bytes, cudaStream_t stream) {
   return detail::run_rows(device::ArgMin<T>{}, d_in, rows, cols, ld, d_out, d_ws, ws_bytes, stream);
 }
 template <class T>
-reducible_status_t<T> row_argmax(const T* d_in, std::int64_t rows, std::int64_t cols, std::int64_t ld, ArgResult<T>* d_out,
-                             void* d_ws, std::size_t ws_bytes, cudaStream_t stream) {
+reducible_status_t<T> row_argmax(const T* d_in, std::int64_t rows, std::int64_t cols, std::int64_t ld,
+                                 ArgResult<T>* d_out, void* d_ws, std::size_t ws_bytes, cudaStream_t stream) {
   return detail::run_rows(device::ArgMax<T>{}, d_in, rows, cols, ld, d_out, d_ws, ws_bytes, stream);
 }
 
 template <class T>
-reducible_status_t<T> row_sum(const T* d_in, std::int64_t rows, std::int64_t cols, std::int64_t ld, sum_type_t<T>* d_out,
-                          cudaStream_t stream) {
+reducible_status_t<T> row_sum(const T* d_in, std::int64_t rows, std::int64_t cols, std::int64_t ld,
+                              sum_type_t<T>* d_out, cudaStream_t stream) {
   return detail::run_rows_scratch(device::Sum<T>{}, d_in, rows, cols, ld, d_out, stream);
 }
 template <class T>
 reducible_status_t<T> row_min(const T* d_in, std::int64_t rows, std::int64_t cols, std::int64_t ld, T* d_out,
-                          cudaStream_t stream) {
+                              cudaStream_t stream) {
   return detail::run_rows_scratch(device::Min<T>{}, d_in, rows, cols, ld, d_out, stream);
 }
 template <class T>
 reducible_status_t<T> row_max(const T* d_in, std::int64_t rows, std::int64_t cols, std::int64_t ld, T* d_out,
-                          cudaStream_t stream) {
+                              cudaStream_t stream) {
   return detail::run_rows_scratch(device::Max<T>{}, d_in, rows, cols, ld, d_out, stream);
 }
 template <class T>
-reducible_status_t<T> row_argmin(const T* d_in, std::int64_t rows, std::int64_t cols, std::int64_t ld, ArgResult<T>* d_out,
-                             cudaStream_t stream) {
+reducible_status_t<T> row_argmin(const T* d_in, std::int64_t rows, std::int64_t cols, std::int64_t ld,
+                                 ArgResult<T>* d_out, cudaStream_t stream) {
   return detail::run_rows_scratch(device::ArgMin<T>{}, d_in, rows, cols, ld, d_out, stream);
 }
 template <class T>
-reducible_status_t<T> row_argmax(const T* d_in, std::int64_t rows, std::int64_t cols, std::int64_t ld, ArgResult<T>* d_out,
-                             cudaStream_t stream) {
+reducible_status_t<T> row_argmax(const T* d_in, std::int64_t rows, std::int64_t cols, std::int64_t ld,
+                                 ArgResult<T>* d_out, cudaStream_t stream) {
   return detail::run_rows_scratch(device::ArgMax<T>{}, d_in, rows, cols, ld, d_out, stream);
 }
 
