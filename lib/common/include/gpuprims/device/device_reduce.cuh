@@ -25,6 +25,7 @@
 
 #include <gpuprims/device/block_reduce.cuh>
 #include <gpuprims/device/device_reduce_plan.hpp>
+#include <gpuprims/device/reduce_ops.hpp>
 #include <gpuprims/status.hpp>
 
 namespace gpuprims::device {
@@ -109,8 +110,7 @@ __global__ void __launch_bounds__(Policy::kThreads)
   const std::int64_t nthreads = static_cast<std::int64_t>(gridDim.x) * kThreads;
   const std::int64_t gtid = static_cast<std::int64_t>(blockIdx.x) * kThreads + tid;
   const typename Op::Acc v = thread_reduce<Policy::kUnroll>(in, n, gtid, nthreads, op);
-  const typename Op::Acc s = block_reduce<kThreads>(
-      v, [op](auto a, auto b) { return op.combine(a, b); }, tid);
+  const typename Op::Acc s = block_reduce<kThreads>(v, CombineWith<Op>{op}, tid);
   if (tid == 0) partials[blockIdx.x] = s;
 }
 
@@ -122,8 +122,7 @@ __global__ void __launch_bounds__(Policy::kThreads)
   constexpr int kThreads = Policy::kThreads;
   const int tid = static_cast<int>(threadIdx.x);
   const typename Op::Acc v = thread_reduce<Policy::kUnroll>(in, n, tid, kThreads, op);
-  const typename Op::Acc s = block_reduce<kThreads>(
-      v, [op](auto a, auto b) { return op.combine(a, b); }, tid);
+  const typename Op::Acc s = block_reduce<kThreads>(v, CombineWith<Op>{op}, tid);
   if (tid == 0) *out = op.finish(s);
 }
 
@@ -137,8 +136,7 @@ __global__ void __launch_bounds__(Policy::kThreads)
   const int tid = static_cast<int>(threadIdx.x);
   typename Op::Acc v = op.identity();
   for (std::int64_t i = tid; i < count; i += kThreads) v = op.combine(v, partials[i]);
-  const typename Op::Acc s = block_reduce<kThreads>(
-      v, [op](auto a, auto b) { return op.combine(a, b); }, tid);
+  const typename Op::Acc s = block_reduce<kThreads>(v, CombineWith<Op>{op}, tid);
   if (tid == 0) *out = op.finish(s);
 }
 
