@@ -2,7 +2,8 @@
 // CPU, for every reducible type: combine is associative and commutative on lifted elements and on
 // partial results, and any split of a sequence into chunks, folded chunk by chunk and the chunk results
 // combined in any order, gives the sequential fold's bits and the reference's (support/typed_reference).
-// Integer sums (exact, wrapping) likewise.
+// Integer sums (exact, wrapping) likewise. The key-only shortcut over a run of consecutive elements
+// (combine_run) gives the one-by-one combine's bits.
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
@@ -87,8 +88,32 @@ void check_order_independence() {
   if constexpr (std::is_same_v<Op, dev::Sum<T>> && !tr::is_float_like_v<T>) RC_ASSERT(tr::reference_int_sum(x) == got);
 }
 
+// combine_run over a 16-byte load's worth of consecutive elements (the pass-1 shortcut of
+// device_reduce.cuh: argmin / argmax rank the run on keys alone) gives the bits of one combine per
+// element, from any accumulator of earlier or later indices.
+template <class Op>
+void check_run_shortcut() {
+  using T = typename Op::Input;
+  constexpr int kRun = static_cast<int>(16 / sizeof(T)) > 0 ? static_cast<int>(16 / sizeof(T)) : 1;
+  const Op op;
+  const auto x = draw_values<T>(kRun + 1);
+  const std::int64_t first = *rc::gen::inRange<std::int64_t>(1, 1 << 20);
+  // The accumulator: nothing yet, or one element before the run or after it.
+  const int where = *rc::gen::inRange(0, 3);
+  const typename Op::Acc acc = where == 0 ? op.identity() : op.lift(x[kRun], where == 1 ? first - 1 : first + kRun);
+  typename Op::Acc one_by_one = acc;
+  for (int j = 0; j < kRun; ++j) one_by_one = op.combine(one_by_one, op.lift(x[j], first + j));
+  RC_ASSERT(same_bytes(one_by_one, dev::combine_run<kRun>(op, acc, x.data(), first)));
+}
+
 template <class T>
 void check_all_operators() {
+  check_run_shortcut<dev::Min<T>>();
+  check_run_shortcut<dev::ArgMin<T>>();
+  check_run_shortcut<dev::ArgMax<T>>();
+  static_assert(dev::ranks_by_key<dev::ArgMin<T>>::value && dev::ranks_by_key<dev::ArgMax<T>>::value &&
+                    !dev::ranks_by_key<dev::Min<T>>::value,
+                "argmin and argmax take the key-only run shortcut; min does not need it");
   check_combine_laws<dev::Min<T>>();
   check_combine_laws<dev::Max<T>>();
   check_combine_laws<dev::ArgMin<T>>();

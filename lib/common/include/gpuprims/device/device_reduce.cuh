@@ -32,18 +32,59 @@ namespace gpuprims::device {
 
 namespace reduce_detail {
 
+// ArgMin or ArgMax of half or bfloat16: eight elements per vector, worth the paired instructions.
+template <class Op, class T = typename Op::Input>
+inline constexpr bool kPairedArg = (std::is_same_v<T, __half> ||
+                                    std::is_same_v<T, __nv_bfloat16>)&&(std::is_same_v<Op, ArgMin<T>> ||
+                                                                        std::is_same_v<Op, ArgMax<T>>);
+
+// The best of eight half or bfloat16 elements with the paired min / max instructions, then the first
+// element equal to it (-0 == +0, as the arg operators rank them): a few instructions per element
+// where eight order keys cost a dozen each. A run whose best is NaN (argmin: all NaN; argmax: any
+// NaN, since __hmax2_nan keeps NaN) takes the key path, so NaN ranks as reduce_ops.hpp says.
+template <class Op>
+__device__ __forceinline__ typename Op::Acc combine_paired_arg(const Op& op, typename Op::Acc acc, const uint4& raw,
+                                                               std::int64_t first) {
+  using T = typename Op::Input;
+  using T2 = std::conditional_t<std::is_same_v<T, __half>, __half2, __nv_bfloat162>;
+  constexpr bool kMax = std::is_same_v<Op, ArgMax<T>>;
+  T2 w[4];
+  std::memcpy(w, &raw, sizeof(w));
+  const auto best2 = [](T2 a, T2 b) { return kMax ? __hmax2_nan(a, b) : __hmin2(a, b); };
+  const T2 m = best2(best2(w[0], w[1]), best2(w[2], w[3]));
+  const T v = kMax ? __hmax_nan(m.x, m.y) : __hmin(m.x, m.y);
+  if (__hisnan(v)) {
+    T elems[8];
+    std::memcpy(elems, &raw, sizeof(elems));
+    return combine_run<8>(op, acc, elems, first);
+  }
+  T2 vv;
+  vv.x = v;
+  vv.y = v;
+  // Word i's equal lanes as bits 2i (its low element) and 2i + 1 (its high element): element order.
+  unsigned bits = 0;
+#pragma unroll
+  for (int i = 0; i < 4; ++i) {
+    const unsigned eq = __heq2_mask(w[i], vv);
+    bits |= ((eq & 1u) | ((eq >> 15) & 2u)) << (2 * i);
+  }
+  const int j = __ffs(static_cast<int>(bits)) - 1;  // bits != 0: v is one of the elements
+  return op.combine(acc, op.at(op.key_of(v), first + j));
+}
+
 // op.combine over the elements of one 16-byte vector, in index order; `first` is the index of its
-// first element.
+// first element (combine_run: one combine for argmin / argmax).
 template <class Op>
 __device__ __forceinline__ typename Op::Acc combine_vector(const Op& op, typename Op::Acc acc, const uint4& raw,
                                                            std::int64_t first) {
   using T = typename Op::Input;
   constexpr int kWidth = static_cast<int>(vector_width(sizeof(T)));
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  if constexpr (kPairedArg<Op>) return combine_paired_arg(op, acc, raw, first);
+#endif
   T elems[kWidth];
   std::memcpy(elems, &raw, sizeof(elems));
-#pragma unroll
-  for (int j = 0; j < kWidth; ++j) acc = op.combine(acc, op.lift(elems[j], first + j));
-  return acc;
+  return combine_run<kWidth>(op, acc, elems, first);
 }
 
 }  // namespace reduce_detail
