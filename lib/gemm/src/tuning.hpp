@@ -80,6 +80,13 @@ struct FewColsShape {
   static constexpr int rows_per_warp(int cols) { return cols >= 32 ? 2 : 4; }  // accumulators <= 64
   static constexpr int rows_per_block(int cols) { return kWarps * rows_per_warp(cols); }
   static constexpr int chunk(int cols) { return 8192 / cols; }
+  // A grid of at most kLatencyBoundBlocks blocks (under one per SM on any GPU this runs on) is bound
+  // by memory latency, not bandwidth: its kernel issues the A loads of passes(cols) passes of a warp
+  // together (8 to 16 loads in flight per thread where one pass at a time kept 2 to 4), the first
+  // before B is staged. It needs more registers (up to 128: two blocks per SM), which costs the larger
+  // grids bandwidth, so they keep one pass at a time. Both give the same bits.
+  static constexpr int kLatencyBoundBlocks = 64;
+  static constexpr int passes(int cols) { return cols <= 4 ? 4 : 2; }
   // One pass of a warp's lanes covers 128 values of k.
   static constexpr int kKStep = 128;
 };

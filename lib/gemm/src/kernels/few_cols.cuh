@@ -20,11 +20,34 @@
 
 namespace gpuprims::detail {
 
-template <int kCols, bool kVec, class Visitor>
-__global__ void __launch_bounds__(FewColsShape::kThreads) few_cols_kernel(GemmOperands op, EpilogueParams<Visitor> ep) {
+// acc[r][c] += the four products of one pass: A's float4 of row r, B's float4 of column c at k p.
+template <int kR, int kCols, int kPitch>
+__device__ __forceinline__ void few_cols_pass(float (&acc)[kR][kCols], const float4 (&av)[kR],
+                                              const float (&Bt)[kCols * kPitch], int p) {
+#pragma unroll
+  for (int c = 0; c < kCols; ++c) {
+    const float4 bv = *reinterpret_cast<const float4*>(&Bt[c * kPitch + p]);
+#pragma unroll
+    for (int r = 0; r < kR; ++r) {
+      acc[r][c] = fmaf(av[r].x, bv.x, acc[r][c]);
+      acc[r][c] = fmaf(av[r].y, bv.y, acc[r][c]);
+      acc[r][c] = fmaf(av[r].z, bv.z, acc[r][c]);
+      acc[r][c] = fmaf(av[r].w, bv.w, acc[r][c]);
+    }
+  }
+}
+
+// kPasses: 1, or for a latency-bound grid FewColsShape::passes(kCols) passes of the warp's lanes
+// whose A loads are issued together, the first batch before B is staged (a short product is a chain
+// of memory latencies: one per pass plus the staging's when passes go one by one). Same FMAs in the
+// same order either way, so the same bits.
+template <int kCols, int kPasses, bool kVec, class Visitor>
+__global__ void __launch_bounds__(FewColsShape::kThreads, kPasses > 1 ? 2 : 0)  // 0: no minimum (registers as before)
+    few_cols_kernel(GemmOperands op, EpilogueParams<Visitor> ep) {
   using S = FewColsShape;
   constexpr int kChunk = S::chunk(kCols), kPitch = kChunk + 4;  // pitch keeps float4 rows aligned
   constexpr int kR = S::rows_per_warp(kCols);
+  constexpr int kStep = kWarpSize * 4;  // k of one pass of the warp's lanes
   take_k_range(op, ep.out);
   allow_dependent_launch();  // a split-K reduction after this kernel may be scheduled early
   __shared__ __align__(16) float Bt[kCols * kPitch];
@@ -35,6 +58,16 @@ __global__ void __launch_bounds__(FewColsShape::kThreads) few_cols_kernel(GemmOp
 
   for (std::int64_t k0 = 0; k0 < op.k; k0 += kChunk) {
     const int depth = static_cast<int>(min_of<std::int64_t>(kChunk, op.k - k0));
+    float4 batch[kPasses][kR];  // kPasses > 1: the A loads of kPasses passes
+    const auto load_batch = [&](int p0) {
+      const float* a = op.A + row0 * op.lda + k0;
+#pragma unroll
+      for (int u = 0; u < kPasses; ++u)
+#pragma unroll
+        for (int r = 0; r < kR; ++r)  // zeros past depth
+          batch[u][r] = load4_valid<kVec>(a + r * op.lda + p0 + u * kStep, row0 + r < op.m, depth - p0 - u * kStep);
+    };
+    if constexpr (kPasses > 1) load_batch(lane * 4);
     __syncthreads();  // every warp is done with the previous chunk
     // B[k0 .. k0 + depth)[0 .. kCols) transposed into Bt[col][k], zero past n and past depth, as far
     // as the lanes read (whole float4 of k): a short k stages only what it has, not the whole chunk.
@@ -46,20 +79,21 @@ __global__ void __launch_bounds__(FewColsShape::kThreads) few_cols_kernel(GemmOp
       Bt[c * kPitch + p] = (p < depth && c < op.n) ? b[p * op.ldb + c] : 0.0f;
     }
     __syncthreads();
-    const float* a = op.A + row0 * op.lda + k0;
-    for (int p = lane * 4; p < depth; p += kWarpSize * 4) {
-      float4 av[kR];
+    if constexpr (kPasses == 1) {
+      const float* a = op.A + row0 * op.lda + k0;
+      for (int p = lane * 4; p < depth; p += kStep) {
+        float4 av[kR];
 #pragma unroll
-      for (int r = 0; r < kR; ++r) av[r] = load4_valid<kVec>(a + r * op.lda + p, row0 + r < op.m, depth - p);
+        for (int r = 0; r < kR; ++r) av[r] = load4_valid<kVec>(a + r * op.lda + p, row0 + r < op.m, depth - p);
+        few_cols_pass<kR, kCols, kPitch>(acc, av, Bt, p);
+      }
+    } else {
+      for (int p0 = lane * 4; p0 < depth; p0 += kPasses * kStep) {
+        if (p0 != lane * 4) load_batch(p0);
 #pragma unroll
-      for (int c = 0; c < kCols; ++c) {
-        const float4 bv = *reinterpret_cast<const float4*>(&Bt[c * kPitch + p]);
-#pragma unroll
-        for (int r = 0; r < kR; ++r) {
-          acc[r][c] = fmaf(av[r].x, bv.x, acc[r][c]);
-          acc[r][c] = fmaf(av[r].y, bv.y, acc[r][c]);
-          acc[r][c] = fmaf(av[r].z, bv.z, acc[r][c]);
-          acc[r][c] = fmaf(av[r].w, bv.w, acc[r][c]);
+        for (int u = 0; u < kPasses; ++u) {
+          if (p0 + u * kStep >= depth) break;
+          few_cols_pass<kR, kCols, kPitch>(acc, batch[u], Bt, p0 + u * kStep);
         }
       }
     }
@@ -85,18 +119,22 @@ template <int kCols>
 Status launch_few_cols(const GemmCall& c) {
   const std::int64_t blocks = ceil_div<std::int64_t>(c.op.m, FewColsShape::rows_per_block(kCols));
   if (c.op.n > kCols || blocks <= 0 || blocks > INT_MAX) return Status::unsupported;
+  const bool latency_bound = blocks * c.splits <= FewColsShape::kLatencyBoundBlocks;
   return launch_by_vec_and_epilogue(c, [&](auto vec, auto visitor) {
     using V = typename decltype(visitor)::type;
-    few_cols_kernel<kCols, decltype(vec)::value, V>
-        <<<dim3(static_cast<unsigned>(blocks), c.splits), FewColsShape::kThreads, 0, c.stream>>>(c.op,
-                                                                                                 epilogue_params<V>(c));
+    constexpr bool kVec = decltype(vec)::value;
+    const dim3 grid(static_cast<unsigned>(blocks), c.splits);
+    if (latency_bound)
+      few_cols_kernel<kCols, FewColsShape::passes(kCols), kVec, V>
+          <<<grid, FewColsShape::kThreads, 0, c.stream>>>(c.op, epilogue_params<V>(c));
+    else few_cols_kernel<kCols, 1, kVec, V><<<grid, FewColsShape::kThreads, 0, c.stream>>>(c.op, epilogue_params<V>(c));
   });
 }
 
 template <int kCols>
 Status few_cols_occupancy(int* blocks_per_sm) {
   return status_from(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-      blocks_per_sm, few_cols_kernel<kCols, true, StoreOnlyVisitor>, FewColsShape::kThreads, 0));
+      blocks_per_sm, few_cols_kernel<kCols, 1, true, StoreOnlyVisitor>, FewColsShape::kThreads, 0));
 }
 
 }  // namespace gpuprims::detail
