@@ -29,6 +29,11 @@
 #   SANITIZE_SHARDS_MEMCHECK [2] SANITIZE_SHARDS_RACECHECK [4] SANITIZE_SHARDS_SYNCCHECK [2]
 #   SANITIZE_SHARDS_INITCHECK [2]   shards per tool without --shard; tune them from a GPU run
 #   SANITIZE_SHARD_TIMEOUT [540]    seconds for one tool and shard (all binaries together)
+#   SANITIZE_JOBS [1]               without --shard, run this many shards of one tool at once (on one
+#                                   GPU: the sanitizers spend most of their time on the host)
+#   GPU_TEST_LIST                   the sanitize stage's list of GPU tests (gpu_test_commands.py's
+#                                   format) instead of asking ctest: for test binaries built elsewhere
+#                                   and carried to the GPU machine (their paths as they are there)
 #   GPU_TEST_SLOTS [8]              GPU tests at once on each GPU in the test stage
 #   GPU_BENCHES [reduce sgemm top2 segmented]   the benchmarks the bench stage runs
 #   GATE_TOLERANCE [0.05]           largest allowed drop of a ratio to CUB/cuBLAS
@@ -69,6 +74,7 @@ done
 declare -A shards=([memcheck]=${SANITIZE_SHARDS_MEMCHECK:-2} [racecheck]=${SANITIZE_SHARDS_RACECHECK:-4}
                    [synccheck]=${SANITIZE_SHARDS_SYNCCHECK:-2} [initcheck]=${SANITIZE_SHARDS_INITCHECK:-2})
 shard_timeout=${SANITIZE_SHARD_TIMEOUT:-540}
+sanitize_jobs=${SANITIZE_JOBS:-1}
 test_slots=${GPU_TEST_SLOTS:-8}
 gate_tolerance=${GATE_TOLERANCE:-0.05}
 gate_reruns=${GATE_RERUNS:-1}
@@ -208,7 +214,8 @@ if has sanitize; then
   # One list per process: several sanitize calls (other tools or shards) may run at once on one GPU.
   gpu_test_list="$logs/gpu-tests-$$.txt"
   # The multigpu tests (NCCL over several GPUs in one process) are sanitized by the dist stage.
-  if python3 scripts/gpu_test_commands.py --build-dir "$build" --exclude-label multigpu >"$gpu_test_list" \
+  if { if [ -n "${GPU_TEST_LIST:-}" ]; then cp "$GPU_TEST_LIST" "$gpu_test_list"
+       else python3 scripts/gpu_test_commands.py --build-dir "$build" --exclude-label multigpu >"$gpu_test_list"; fi; } \
        2>"$logs/gpu-tests.err" &&
      [ -s "$gpu_test_list" ]; then
     gpu_tests=$(awk -F'\t' '{ s += $2 } END { print s }' "$gpu_test_list")
@@ -218,10 +225,28 @@ if has sanitize; then
         sanitize_shard "$tool" "${shard%/*}" "${shard#*/}"
       else
         all=0
-        for ((i = 1; i <= shards[$tool]; i++)); do
-          sanitize_shard "$tool" "$i" "${shards[$tool]}"
-          all=$(( all + ran ))
-        done
+        if [ "$sanitize_jobs" -le 1 ]; then
+          for ((i = 1; i <= shards[$tool]; i++)); do
+            sanitize_shard "$tool" "$i" "${shards[$tool]}"
+            all=$(( all + ran ))
+          done
+        else
+          # Shards at once: each runs in a subshell and leaves its summary line and test count in files.
+          for ((i = 1; i <= shards[$tool]; i++)); do
+            while [ "$(jobs -rp | wc -l)" -ge "$sanitize_jobs" ]; do wait -n; done
+            ( summary=(); sanitize_shard "$tool" "$i" "${shards[$tool]}" >"$logs/shard-$tool-$i.out" 2>&1
+              printf '%s\n' "${summary[@]}" >"$logs/shard-$tool-$i.rec"; echo "$ran" >"$logs/shard-$tool-$i.ran" ) &
+          done
+          wait
+          for ((i = 1; i <= shards[$tool]; i++)); do
+            cat "$logs/shard-$tool-$i.out" 2>/dev/null
+            line=$(cat "$logs/shard-$tool-$i.rec" 2>/dev/null)
+            if [ -z "$line" ]; then record "$tool $i/${shards[$tool]}" FAIL "the shard left no summary line"; continue; fi
+            summary+=("$line")
+            [[ "$line" == *" FAIL "* ]] && failed=1
+            all=$(( all + $(cat "$logs/shard-$tool-$i.ran" 2>/dev/null || echo 0) ))
+          done
+        fi
         # The shards together ran every GPU test once.
         if [ "$all" -eq "$gpu_tests" ]; then record "$tool" PASS "all ${shards[$tool]} shards: $all of $gpu_tests GPU tests"
         else record "$tool" FAIL "all ${shards[$tool]} shards: $all of $gpu_tests GPU tests ran"; fi
