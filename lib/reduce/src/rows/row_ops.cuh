@@ -2,11 +2,13 @@
 // What every row kernel shares: the per-row top-2 as an operator of reduce_ops.hpp's shape (its
 // accumulator is the shared Top2Partial, its result the public Top2 with the row filled in), the
 // thread-level accumulate (an insertion for the top-2, lift + combine otherwise), and one thread's
-// share of a contiguous column range read with 16-byte loads between a scalar head and tail.
+// share of a contiguous column range read with 16-byte loads between a scalar head and tail (each
+// vector combined as device_reduce.cuh's pass 1 combines it).
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
 
+#include <gpuprims/device/device_reduce.cuh>
 #include <gpuprims/device/reduce_ops.hpp>
 #include <gpuprims/top2.hpp>
 
@@ -73,11 +75,16 @@ __device__ __forceinline__ typename Op::Acc thread_range(const Op& op, const typ
 #pragma unroll 4
   for (std::int64_t v = tid; v < vecs; v += kThreads) {
     const uint4 raw = body[v];
-    T items[kPerVec];
-    std::memcpy(static_cast<void*>(items), &raw, sizeof raw);
     const std::int64_t c = start + v * kPerVec;
+    if constexpr (std::is_same_v<Op, Top2RowOp>) {
+      T items[kPerVec];
+      std::memcpy(static_cast<void*>(items), &raw, sizeof raw);
 #pragma unroll
-    for (int k = 0; k < kPerVec; ++k) acc = accumulate(op, acc, items[k], c + k);
+      for (int k = 0; k < kPerVec; ++k) acc = accumulate(op, acc, items[k], c + k);
+    } else {
+      // The device reduction's vector step: argmin / argmax rank the vector on keys and combine once.
+      acc = ::gpuprims::device::reduce_detail::combine_vector(op, acc, raw, c);
+    }
   }
   const std::int64_t tail = start + vecs * kPerVec + tid;
   if (tail < c1) acc = accumulate(op, acc, row[tail], tail);
