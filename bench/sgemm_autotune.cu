@@ -31,10 +31,6 @@ using tk::GemmShape;
 using tk::shape_name;
 namespace d = gpuprims::detail;
 
-std::string plan_name(const d::GemmPlan& p) {
-  return std::string(p.path->name) + (p.splits > 1 ? " split " + std::to_string(p.splits) : "");
-}
-
 std::string utc_date() {
   std::time_t t = std::time(nullptr);
   char buf[32];
@@ -73,7 +69,7 @@ std::vector<d::TimedPlan> sweep(const std::vector<GemmShape>& shapes, const d::D
           },
           opt);
       samples.push_back({s.m, s.n, s.k, true, path, plan, t.median_ms * 1e3});
-      progress(shape_name(s.m, s.n, s.k) + " " + plan_name(plan), t.median_ms);
+      progress(shape_name(s.m, s.n, s.k) + " " + d::plan_label(plan), t.median_ms);
     });
   }
   return samples;
@@ -98,7 +94,11 @@ bool load_sweep(const std::string& path, std::vector<d::TimedPlan>* samples, d::
     const int i = path_index(r["path"]);
     if (i < 0) continue;
     const std::int64_t k = std::stoll(r["k"]);
-    d::GemmPlan plan = d::make_plan(*d::tuned_paths()[i], k, std::stoi(r["splits"]));
+    const d::RungEntry& path = *d::tuned_paths()[i];
+    const bool cluster = r.count("cluster") && r["cluster"] == "true";
+    if (cluster) device->clusters = true;
+    const int splits = std::stoi(r["splits"]);
+    const d::GemmPlan plan = cluster ? d::make_cluster_plan(path, k, splits) : d::make_plan(path, k, splits);
     samples->push_back({std::stoll(r["m"]), std::stoll(r["n"]), k, true, i, plan, std::stod(r["time_ms"]) * 1e3});
   }
   return true;
@@ -193,6 +193,7 @@ int main(int argc, char** argv) {
                 {"k", t.k},
                 {"path", std::string(t.plan.path->name)},
                 {"splits", std::int64_t{t.plan.splits}},
+                {"cluster", t.plan.cluster},
                 {"k_split", t.plan.k_split},
                 {"time_ms", t.us * 1e-3},
                 {"predicted_ms", d::predict_us(t.path, t.plan, t.m, t.n, t.k, true, device, model) * 1e-3}});

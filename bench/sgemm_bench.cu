@@ -112,7 +112,7 @@ std::string tuned_plan(std::int64_t m, std::int64_t n, std::int64_t k, double* p
   for (int i = 0; i < d::kNumTunedPaths; ++i)
     if (paths[i] == plan.path)
       *predicted_ms = d::predict_us(i, plan, m, n, k, true, *device, d::fitted_constants()) * 1e-3;
-  return std::string(plan.path->name) + (plan.splits > 1 ? " split " + std::to_string(plan.splits) : "");
+  return d::plan_label(plan);
 }
 
 // The tuned rung against cuBLAS on every held-out shape; a summary by class at the end.

@@ -17,7 +17,8 @@ struct NamedCost {
 
 // model_constants.inc: GPUPRIMS_MODEL_GLOBALS(dram_gbs, launch_us, reduce_us) once, then
 // GPUPRIMS_MODEL_PATH(name, block_us, step_us, alone, bandwidth) per tuned path, as sgemm_autotune
-// writes them.
+// writes them, and GPUPRIMS_MODEL_CLUSTER(cluster_us) when its sweep timed cluster plans.
+#define GPUPRIMS_MODEL_CLUSTER(us)
 #define GPUPRIMS_MODEL_GLOBALS(dram, launch, reduce)
 #define GPUPRIMS_MODEL_PATH(name, block, step, alone, bandwidth) \
   NamedCost{name, PathCost{block, step, alone, bandwidth}},
@@ -29,14 +30,25 @@ constexpr NamedCost kFittedPaths[] = {
 #define GPUPRIMS_MODEL_GLOBALS(dram, launch, reduce) constexpr double kFitted[3] = {dram, launch, reduce};
 #define GPUPRIMS_MODEL_PATH(name, block, step, alone, bandwidth)
 #include "gemm/src/model_constants.inc"
+#undef GPUPRIMS_MODEL_GLOBALS
+#undef GPUPRIMS_MODEL_CLUSTER
+// The fitted cluster constant if the file has one, then -1 (none: the prior stays).
+#define GPUPRIMS_MODEL_GLOBALS(dram, launch, reduce)
+#define GPUPRIMS_MODEL_CLUSTER(us) us,
+constexpr double kFittedCluster[] = {
+#include "gemm/src/model_constants.inc"
+    -1.0};
 #undef GPUPRIMS_MODEL_PATH
 #undef GPUPRIMS_MODEL_GLOBALS
+#undef GPUPRIMS_MODEL_CLUSTER
 
 ModelConstants build_fitted() {
   ModelConstants m;
   m.dram_gbs = kFitted[0];
   m.launch_us = kFitted[1];
   m.reduce_us = kFitted[2];
+  m.cluster_fitted = kFittedCluster[0] >= 0.0;
+  if (m.cluster_fitted) m.cluster_us = kFittedCluster[0];
   m.complete = true;
   const auto& paths = tuned_paths();
   for (int i = 0; i < kNumTunedPaths; ++i) {
@@ -75,8 +87,14 @@ Status current_device_shape(const DeviceShape** out) noexcept {
   if (!cache.filled[info->ordinal]) {
     s.sm_count = info->sm_count;
     s.dependent_launch = info->cc_major >= 9;
+    s.clusters = info->cc_major >= 9;
     const auto& paths = tuned_paths();
-    for (int i = 0; i < kNumTunedPaths; ++i) GPUPRIMS_TRY(paths[i]->occupancy(&s.occupancy[i]));
+    for (int i = 0; i < kNumTunedPaths; ++i) {
+      GPUPRIMS_TRY(paths[i]->occupancy(&s.occupancy[i]));
+      bool usable = false;
+      if (s.clusters && paths[i]->cluster_usable != nullptr) GPUPRIMS_TRY(paths[i]->cluster_usable(&usable));
+      if (paths[i]->cluster_usable != nullptr) s.clusters = s.clusters && usable;
+    }
     cache.filled[info->ordinal] = true;
   }
   *out = &s;
@@ -96,11 +114,13 @@ double predict_us(int path_index, const GemmPlan& plan, std::int64_t m, std::int
 
   const double md = static_cast<double>(m), nd = static_cast<double>(n), kd = static_cast<double>(k);
   const double bytes_per_us = model.dram_gbs * 1e3;
-  const double partials = plan.splits > 1 ? static_cast<double>(partials_bytes(plan, m, n)) : 0.0;
+  const bool two_launches = plan.splits > 1 && !plan.cluster;
+  const double partials = two_launches ? static_cast<double>(partials_bytes(plan, m, n)) : 0.0;
   const double out_bytes = store_c ? 4.0 * md * nd : 0.0;
-  const double main_bytes = 4.0 * (md * kd + kd * nd) + (plan.splits > 1 ? partials : out_bytes);
+  const double main_bytes = 4.0 * (md * kd + kd * nd) + (two_launches ? partials : out_bytes);
   double t = model.launch_us + max_of(compute, main_bytes / (bytes_per_us * c.bandwidth));
-  if (plan.splits > 1) t += model.launch_us + model.reduce_us + (partials + out_bytes) / bytes_per_us;
+  if (two_launches) t += model.launch_us + model.reduce_us + (partials + out_bytes) / bytes_per_us;
+  if (plan.cluster) t += model.cluster_us;
   return t;
 }
 

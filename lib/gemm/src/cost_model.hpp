@@ -7,6 +7,7 @@
 //   compute = block_us * ceil(q / occupancy) + step_us * steps * max(q, alone)
 //   memory  = bytes moved through device memory / (dram_gbs * bandwidth)
 //   time    = launch_us + max(compute, memory)  [+ launch_us + reduce_us + partials / dram_gbs]
+//                                               [or + cluster_us: splits summed in the launch]
 //
 // where steps = k_split / k_step (a block's main-loop steps), occupancy is read off the device at
 // run time, and block_us (a block's fixed cost), step_us (one step's share of an SM when the SM is
@@ -33,6 +34,10 @@ struct ModelConstants {
   double dram_gbs = 3000.0;  // device memory bandwidth, bytes read + written per second / 1e9
   double launch_us = 2.5;    // one kernel in a stream: launch to first block, and the gap after it
   double reduce_us = 1.0;    // the split-K reduction's fixed cost beyond its launch
+  // A cluster plan's in-kernel sum of the splits (two cluster barriers, the partial tiles read from
+  // the cluster's shared memory). Fitted when the sweep timed cluster plans; else this prior.
+  double cluster_us = 1.0;
+  bool cluster_fitted = false;  // cluster_us came from timings (model_constants.inc has it)
   PathCost paths[kNumTunedPaths];
   bool complete = false;  // every tuned path has fitted constants (a CPU test insists on it)
 };
@@ -44,6 +49,7 @@ const ModelConstants& fitted_constants();
 struct DeviceShape {
   int sm_count = 1;
   bool dependent_launch = false;       // programmatic dependent launch (compute capability 9.0+)
+  bool clusters = false;               // every path's cluster form runs here (cluster_usable)
   int occupancy[kNumTunedPaths] = {};  // resident blocks per SM of each tuned path's kernel
 };
 
@@ -61,8 +67,12 @@ inline constexpr int kSplitCandidates[] = {1,  2,  3,  4,  5,  6,  8,   10,  12,
 
 // Calls f(path_index, plan) for every plan the pick considers for the shape: each tuned path whose
 // shape limits allow it, unsplit, and split while every split stays at least two main-loop steps
-// deep and the grid stays under 8 full waves (past that a split cannot pay). Shared by the pick and
-// the autotuner, which times exactly these.
+// deep and the grid stays under 8 full waves (past that a split cannot pay); on a device with
+// clusters, the same splits up to kMaxClusterSplits again in their cluster form while the grid has at
+// most a block per SM. That is the latency-bound regime the form is for; past it the cluster form ran
+// 10-50% slower than the two-launch split on an H100 (sgemm_bench held-out, e.g. 128 x 3000 x 3000,
+// 384 blocks: 0.105 against 0.071 ms), a cost the model's per-block terms do not capture. Shared by
+// the pick and the autotuner, which times exactly these.
 template <class F>
 void for_each_candidate(std::int64_t m, std::int64_t n, std::int64_t k, const DeviceShape& device, F&& f) {
   const auto& paths = tuned_paths();
@@ -72,13 +82,23 @@ void for_each_candidate(std::int64_t m, std::int64_t n, std::int64_t k, const De
     if (p.kind == PathKind::few_cols && n > p.bn) continue;
     const std::int64_t blocks_x = plan_blocks_x(p, m, n);
     const std::int64_t wave = static_cast<std::int64_t>(device.sm_count) * max_of(device.occupancy[i], 1);
+    const auto worth_splitting = [&](const GemmPlan& plan) {
+      return plan.k_split >= 2 * static_cast<std::int64_t>(p.k_step) && blocks_x * plan.splits <= 8 * wave;
+    };
     int last_splits = 0;
     for (int s : kSplitCandidates) {
       const GemmPlan plan = make_plan(p, k, s);
       if (plan.splits == last_splits) continue;
-      if (plan.splits > 1 &&
-          (plan.k_split < 2 * static_cast<std::int64_t>(p.k_step) || blocks_x * plan.splits > 8 * wave))
-        break;
+      if (plan.splits > 1 && !worth_splitting(plan)) break;
+      last_splits = plan.splits;
+      f(i, plan);
+    }
+    if (!device.clusters || p.run_cluster == nullptr) continue;
+    last_splits = 1;
+    for (int s = 2; s <= kMaxClusterSplits; ++s) {
+      const GemmPlan plan = make_cluster_plan(p, k, s);
+      if (plan.splits == last_splits) continue;
+      if (!plan.cluster || !worth_splitting(plan) || blocks_x * plan.splits > device.sm_count) break;
       last_splits = plan.splits;
       f(i, plan);
     }

@@ -1,6 +1,6 @@
 // The SGEMM module's host side: names, requests into plans (a ladder rung, or the tuned rung's cost
 // model pick), the workspace each plan needs, the launches (the plan's kernel, then the split-K
-// reduction when k is split), and the public entry points.
+// reduction when k is split, or the one cluster launch of a cluster plan), and the public entry points.
 #include <gpuprims/gemm.hpp>
 
 #include "common/device/top2_result.hpp"
@@ -100,6 +100,7 @@ Status prepare_sgemm(const SgemmArgs& a, const GemmPlan* forced, PreparedCall* o
   if (p.device_status != Status::success) device = &no_device_shape();
   p.sm_count = device->sm_count;
   p.dependent_launch = device->dependent_launch;
+  p.clusters = device->clusters;
   const bool store_c = a.C != nullptr;
   const bool computes = product && has_output(a);
   if (!computes) p.plan = scale_only_plan();
@@ -119,6 +120,8 @@ Status launch_sgemm(const SgemmArgs& a, const PreparedCall& p, void* workspace, 
     if (!is_aligned(workspace, 16)) return Status::misaligned_pointer;
   }
   GPUPRIMS_TRY(p.device_status);
+  // A forced cluster plan on a device without clusters (the pick never makes one there).
+  if (p.plan.cluster && !p.clusters) return Status::unsupported;
   // Rows of no columns: every row's slots stay empty, so begin and end alone write {missing, missing}.
   if (!has_output(a) && a.per_row) {
     RowTop2Args slots{};
@@ -154,6 +157,9 @@ Status launch_sgemm(const SgemmArgs& a, const PreparedCall& p, void* workspace, 
 
   if (plan.splits == 1) {
     GPUPRIMS_TRY(plan.path->run(c));
+  } else if (plan.cluster) {
+    c.splits = plan.splits;  // blocks per tile, summed inside the launch through the call's epilogue
+    GPUPRIMS_TRY(plan.path->run_cluster(c));
   } else {
     // Each split's partial product, as is (alpha 1, beta 0: exact), into its slice of the workspace;
     // then the sums in split order through the call's own epilogue.

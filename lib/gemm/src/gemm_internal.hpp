@@ -35,6 +35,7 @@ struct PreparedCall {
   std::size_t workspace_bytes = 0;
   int sm_count = 1;
   bool dependent_launch = false;           // the split-K reduction as a programmatic dependent (sm_90+)
+  bool clusters = false;                   // cluster plans can run (DeviceShape::clusters)
   Status device_status = Status::success;  // unsupported without a device (launch reports it)
 };
 

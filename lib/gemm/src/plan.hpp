@@ -1,10 +1,12 @@
 #pragma once
 // A GEMM plan: the kernel that computes the product (a ladder rung, or one of the tuned rung's paths)
 // and how k is split over block rows. With splits > 1 the kernel writes one partial product per split
-// into the workspace and kernels/split_k_reduce.cuh sums them in split order before the epilogue.
+// into the workspace and kernels/split_k_reduce.cuh sums them in split order before the epilogue; a
+// cluster plan (sm_90) sums them inside the one launch instead (kernels/cluster_split_k.cuh).
 // The arithmetic of plans and of their workspace is plain host code, tested on the CPU.
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 #include "common/src/host_device.hpp"
 #include "common/src/math.hpp"
@@ -16,7 +18,11 @@ struct GemmPlan {
   const RungEntry* path = nullptr;
   int splits = 1;
   std::int64_t k_split = 0;  // depth of every split but the last, which takes the rest (k when splits == 1)
+  bool cluster = false;      // the splits meet in a thread-block cluster: one launch, no workspace
 };
+
+// Most splits a cluster plan may have: the portable cluster size.
+inline constexpr int kMaxClusterSplits = 8;
 
 // Largest split count a plan may have: the grid's block rows (gridDim.y <= 65535), well above any
 // count the cost model considers.
@@ -35,13 +41,29 @@ inline GemmPlan make_plan(const RungEntry& path, std::int64_t k, int splits) {
   return p;
 }
 
+// The cluster form of make_plan: at most kMaxClusterSplits ranges, reduced in one launch. A path
+// without a cluster form, or a k that leaves one range, gives the plain plan.
+inline GemmPlan make_cluster_plan(const RungEntry& path, std::int64_t k, int splits) {
+  GemmPlan p = make_plan(path, k, min_of(splits, kMaxClusterSplits));
+  p.cluster = path.run_cluster != nullptr && p.splits > 1;
+  return p;
+}
+
+// "path", "path split S" or "path cluster S": how benchmarks and the autotuner name a plan.
+inline std::string plan_label(const GemmPlan& p) {
+  if (p.path == nullptr) return "none";
+  if (p.splits <= 1) return p.path->name;
+  return std::string(p.path->name) + (p.cluster ? " cluster " : " split ") + std::to_string(p.splits);
+}
+
 // Whether the plan can serve an m x n x k product: the path's shape limits, the grid's limits, and a
 // split arithmetic that covers k exactly with no empty range.
 inline bool plan_fits(const GemmPlan& p, std::int64_t m, std::int64_t n, std::int64_t k) {
   if (p.path == nullptr || m < 0 || n < 0 || k < 0) return false;
   if (p.path->kind == PathKind::few_rows && m > p.path->bm) return false;
   if (p.path->kind == PathKind::few_cols && n > p.path->bn) return false;
-  if (p.splits == 1) return p.k_split == k;
+  if (p.splits == 1) return p.k_split == k && !p.cluster;
+  if (p.cluster && (p.path->run_cluster == nullptr || p.splits > kMaxClusterSplits)) return false;
   if (!p.path->splits_k || p.splits < 1 || p.splits > kMaxSplits || k <= 0) return false;
   if (p.k_split <= 0 || p.k_split % p.path->k_align != 0) return false;
   return (p.splits - 1) * p.k_split < k && p.splits * p.k_split >= k;
@@ -61,7 +83,7 @@ inline std::int64_t plan_blocks_x(const RungEntry& path, std::int64_t m, std::in
 // 16-byte aligned, so the reduction reads float4).
 inline std::int64_t partials_ld(std::int64_t n) { return round_up<std::int64_t>(max_of<std::int64_t>(n, 1), 4); }
 inline std::size_t partials_bytes(const GemmPlan& p, std::int64_t m, std::int64_t n) {
-  if (p.splits <= 1) return 0;
+  if (p.splits <= 1 || p.cluster) return 0;
   return static_cast<std::size_t>(p.splits) * static_cast<std::size_t>(m) * static_cast<std::size_t>(partials_ld(n)) *
          sizeof(float);
 }
@@ -84,8 +106,10 @@ GPUPRIMS_HD std::int64_t split_k_reduce_blocks(std::int64_t m, std::int64_t n, i
                                                       std::int64_t{8} * max_of(sm_count, 1)));
 }
 
-// Blocks of the kernel that runs the epilogue: the plan's own kernel, or the reduction after a split.
+// Blocks of the kernel that runs the epilogue: the plan's own kernel (a cluster plan's has a block per
+// tile and split), or the reduction after a split.
 inline std::int64_t epilogue_blocks(const GemmPlan& p, std::int64_t m, std::int64_t n, int sm_count) {
+  if (p.cluster) return plan_blocks_x(*p.path, m, n) * p.splits;
   return p.splits > 1 ? split_k_reduce_blocks(m, n, p.splits, sm_count) : plan_blocks_x(*p.path, m, n);
 }
 

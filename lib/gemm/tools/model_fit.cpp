@@ -49,15 +49,17 @@ FitReport fit_model(const std::vector<TimedPlan>& samples, const DeviceShape& de
   FitReport report;
   std::vector<const TimedPlan*> all;
   std::vector<std::vector<const TimedPlan*>> by_path(kNumTunedPaths);
-  std::vector<const TimedPlan*> split;
+  std::vector<const TimedPlan*> split, cluster;
   for (const TimedPlan& s : samples) {
     all.push_back(&s);
     by_path[s.path].push_back(&s);
-    if (s.plan.splits > 1) split.push_back(&s);
+    if (s.plan.splits > 1) (s.plan.cluster ? cluster : split).push_back(&s);
   }
   for (report.sweeps = 0; report.sweeps < 400; ++report.sweeps) {
     bool changed = improve(&model->launch_us, 0.2, 20.0, all, device, model);
     changed |= improve(&model->reduce_us, 0.01, 50.0, split, device, model);
+    model->cluster_fitted = model->cluster_fitted || !cluster.empty();
+    if (!cluster.empty()) changed |= improve(&model->cluster_us, 0.0, 50.0, cluster, device, model);
     for (int i = 0; i < kNumTunedPaths; ++i) {
       if (by_path[i].empty()) continue;
       PathCost& c = model->paths[i];
@@ -120,6 +122,10 @@ std::string model_constants_inc(const ModelConstants& model, const std::string& 
     const PathCost& c = model.paths[i];
     std::snprintf(buf, sizeof buf, "GPUPRIMS_MODEL_PATH(\"%s\", %.6g, %.6g, %.6g, %.6g)\n", paths[i]->name, c.block_us,
                   c.step_us, c.alone, c.bandwidth);
+    out += buf;
+  }
+  if (model.cluster_fitted) {
+    std::snprintf(buf, sizeof buf, "GPUPRIMS_MODEL_CLUSTER(%.6g)\n", model.cluster_us);
     out += buf;
   }
   return out;

@@ -24,9 +24,9 @@ struct FitReport {
   int sweeps = 0;
 };
 
-// Adjusts launch_us, reduce_us and every measured path's block_us, step_us, alone (within [1,
-// occupancy]) and bandwidth (within [0.1, 1]) to minimize the sum of squared log errors; dram_gbs stays as given (it is
-// measured directly). Paths without samples keep their constants.
+// Adjusts launch_us, reduce_us, cluster_us (when cluster plans were timed) and every measured path's block_us, step_us,
+// alone (within [1, occupancy]) and bandwidth (within [0.1, 1]) to minimize the sum of squared log errors; dram_gbs
+// stays as given (it is measured directly). Paths without samples keep their constants.
 FitReport fit_model(const std::vector<TimedPlan>& samples, const DeviceShape& device, ModelConstants* model);
 
 // How the model's pick does on measured shapes: for each shape (samples with the same m, n, k and

@@ -39,12 +39,13 @@ RC_GTEST_PROP(GemmLaunchMathProperty, TunedPickAlwaysFitsTheShape, ()) {
   d::DeviceShape device;
   device.sm_count = *rc::gen::inRange(1, 200);
   for (int& occ : device.occupancy) occ = *rc::gen::inRange(0, 9);
+  device.clusters = *rc::gen::arbitrary<bool>();
   const bool store_c = *rc::gen::arbitrary<bool>();
   const d::GemmPlan plan = d::pick_plan(m, n, k, store_c, device, d::fitted_constants());
-  RC_LOG() << m << "x" << n << "x" << k << " -> " << plan.path->name << " splits " << plan.splits << " of "
-           << plan.k_split;
+  RC_LOG() << m << "x" << n << "x" << k << " -> " << d::plan_label(plan) << " of " << plan.k_split;
   RC_ASSERT(d::plan_fits(plan, m, n, k));
   RC_ASSERT(plan.splits <= d::kMaxSplits);
+  RC_ASSERT(!plan.cluster || device.clusters);
 }
 
 }  // namespace

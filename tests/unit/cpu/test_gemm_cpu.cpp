@@ -301,6 +301,70 @@ TEST(GemmPlan, FitsRejectsShapesAndSplitsOutsideAPath) {
   EXPECT_EQ(ladder.splits, 1) << "ladder rungs never split k";
 }
 
+// Cluster plans: only paths with a cluster form have them; at most the portable cluster size of
+// splits, each range aligned and none empty; no workspace partials, and the epilogue runs in every
+// block of the one launch.
+TEST(GemmPlan, ClusterPlansStayWithinAClusterAndNeedNoPartials) {
+  int with_cluster = 0;
+  for (const d::RungEntry* path : d::tuned_paths()) {
+    with_cluster += path->run_cluster != nullptr;
+    for (std::int64_t k : {1, 9, 100, 333, 4096, 65537})
+      for (int splits : {2, 3, 7, 8, 100}) {
+        const d::GemmPlan p = d::make_cluster_plan(*path, k, splits);
+        SCOPED_TRACE(std::string(path->name) + " k " + std::to_string(k) + " splits " + std::to_string(splits));
+        EXPECT_TRUE(d::plan_fits(p, 4, 4, k));  // 4 x 4: within every path's limits
+        if (path->run_cluster == nullptr || p.splits == 1) {
+          EXPECT_FALSE(p.cluster);
+          continue;
+        }
+        EXPECT_TRUE(p.cluster);
+        EXPECT_LE(p.splits, d::kMaxClusterSplits);
+        EXPECT_LT((p.splits - 1) * p.k_split, k);
+        EXPECT_EQ(d::partials_bytes(p, 70, 70), 0u);
+        EXPECT_EQ(d::epilogue_blocks(p, 70, 70, 132), d::plan_blocks_x(*path, 70, 70) * p.splits);
+        EXPECT_EQ(d::plan_label(p), std::string(path->name) + " cluster " + std::to_string(p.splits));
+      }
+  }
+  EXPECT_GE(with_cluster, 1) << "some tile path has a cluster form";
+  d::GemmPlan forged = d::make_plan(d::kTunedConfigs[0], 1000, 4);
+  ASSERT_EQ(d::kTunedConfigs[0].run_cluster, nullptr);
+  forged.cluster = true;
+  EXPECT_FALSE(d::plan_fits(forged, 300, 300, 1000)) << "a path without a cluster form";
+  const d::RungEntry& small = d::kTunedConfigs[d::kNumTunedConfigs - 1];
+  ASSERT_NE(small.run_cluster, nullptr);
+  d::GemmPlan wide = d::make_plan(small, 4096, 16);
+  ASSERT_EQ(wide.splits, 16);
+  wide.cluster = true;
+  EXPECT_FALSE(d::plan_fits(wide, 300, 300, 4096)) << "more splits than a cluster holds";
+  d::GemmPlan single = d::make_plan(small, 4096, 1);
+  single.cluster = true;
+  EXPECT_FALSE(d::plan_fits(single, 300, 300, 4096)) << "a cluster of one split";
+}
+
+// The pick offers cluster plans only on a device that runs them, and there prefers one to the
+// two-launch split it would otherwise take on a small output with a long k (same main loop, no
+// second launch).
+TEST(GemmCostModel, ClusterPlansOnlyOnADeviceWithClusters) {
+  d::DeviceShape device;
+  device.sm_count = 132;
+  for (int& occupancy : device.occupancy) occupancy = 2;
+  const std::int64_t m = 83, n = 31, k = 149;
+  int clustered = 0;
+  d::for_each_candidate(m, n, k, device, [&](int, const d::GemmPlan& p) { clustered += p.cluster; });
+  EXPECT_EQ(clustered, 0);
+  const d::GemmPlan without = d::pick_plan(m, n, k, true, device, d::fitted_constants());
+  EXPECT_GT(without.splits, 1) << d::plan_label(without);
+  EXPECT_FALSE(without.cluster);
+  device.clusters = true;
+  d::for_each_candidate(m, n, k, device, [&](int, const d::GemmPlan& p) {
+    clustered += p.cluster;
+    if (p.cluster) EXPECT_NE(p.path->run_cluster, nullptr) << d::plan_label(p);
+  });
+  EXPECT_GT(clustered, 0);
+  const d::GemmPlan with = d::pick_plan(m, n, k, true, device, d::fitted_constants());
+  EXPECT_TRUE(with.cluster) << d::plan_label(with);
+}
+
 TEST(GemmCostModel, FittedConstantsCoverEveryTunedPath) {
   const d::ModelConstants& m = d::fitted_constants();
   EXPECT_TRUE(m.complete) << "model_constants.inc lacks a tuned path: rerun bench/sgemm_autotune";
@@ -335,6 +399,7 @@ TEST(GemmCostModel, EveryPlanTheModelRanksFitsTheShape) {
 TEST(GemmModelFit, RecoversTheRankingOfAKnownModel) {
   d::DeviceShape device;
   device.sm_count = 132;
+  device.clusters = true;
   for (int i = 0; i < d::kNumTunedPaths; ++i) device.occupancy[i] = 1 + i % 3;
   d::ModelConstants truth = d::fitted_constants();
   for (int i = 0; i < d::kNumTunedPaths; ++i) {
@@ -353,6 +418,8 @@ TEST(GemmModelFit, RecoversTheRankingOfAKnownModel) {
     });
   d::ModelConstants start = truth;
   start.launch_us *= 1.7;
+  start.cluster_us *= 3.0;
+  start.cluster_fitted = false;
   for (auto& c : start.paths) {
     c.block_us *= 0.6;
     c.step_us *= 1.4;
@@ -364,6 +431,8 @@ TEST(GemmModelFit, RecoversTheRankingOfAKnownModel) {
   const d::PickScore score = d::score_pick(samples, device, start);
   EXPECT_GT(score.geomean, 0.99) << "worst " << score.worst_shape;
   EXPECT_GT(score.worst, 0.95) << score.worst_shape;
+  EXPECT_TRUE(start.cluster_fitted) << "the samples held cluster plans";
+  EXPECT_NE(d::model_constants_inc(start, "").find("GPUPRIMS_MODEL_CLUSTER("), std::string::npos);
 }
 
 TEST(GemmModelFit, WritesEveryPathAsAnIncludeLine) {

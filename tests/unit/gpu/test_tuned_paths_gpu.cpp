@@ -1,5 +1,6 @@
 // Every path the tuned rung can pick (rung 9's tile shapes, the few-rows and few-columns kernels),
-// forced with one k range and with k split (into counts that do not divide k, and into many), on
+// forced with one k range and with k split (into counts that do not divide k, and into many; for the
+// small tiles also in their one-launch cluster form, sm_90), on
 // tail-heavy shapes within the path's limits, padded leading dimensions and offset pointers: plain
 // (alpha, beta), beta = 0 over a NaN-poisoned C, and the fused top-2 (packed and wide merges, C
 // stored and not) against its unfused twin. The public API reaches each plan only for the shapes the
@@ -9,6 +10,7 @@
 #include <gpuprims/gemm.hpp>
 #include <gpuprims/reduce.hpp>
 
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -122,6 +124,90 @@ TEST_P(TunedPaths, EveryLayoutWithOneAndSeveralKSplits) {
       check_plan(plan, l, in, ref);
     }
   }
+}
+
+// The cluster split-K form of each path that has one, with 2, 3 and the most splits a cluster holds
+// (3 does not divide the layouts' k). On a device without clusters a forced cluster plan is refused
+// with unsupported, before any launch.
+TEST_P(TunedPaths, ClusterSplitsOnEveryLayout) {
+  GPUPRIMS_REQUIRE_GPU();
+  const d::RungEntry& path = *d::tuned_paths()[GetParam()];
+  if (path.run_cluster == nullptr) {
+    EXPECT_EQ(d::make_cluster_plan(path, 4096, 4).cluster, false) << "no cluster form, no cluster plan";
+    return;
+  }
+  SCOPED_TRACE(path.name);
+  const d::DeviceShape* device = nullptr;
+  ASSERT_STATUS(Status::success, d::current_device_shape(&device));
+  for (const t::GemmLayout& l : layouts_for(path)) {
+    auto rng = t::make_rng(1900 + l.m * 7 + l.n);
+    const t::GemmInputs in = t::make_inputs(l, rng);
+    const t::ProductReference ref = t::reference_product(l.m, l.n, l.k, in.A.data(), l.lda, in.B.data(), l.ldb);
+    int last = 1;
+    for (const int splits : {2, 3, d::kMaxClusterSplits}) {
+      const d::GemmPlan plan = d::make_cluster_plan(path, l.k, splits);
+      if (plan.splits == last) continue;
+      last = plan.splits;
+      ASSERT_TRUE(plan.cluster);
+      ASSERT_TRUE(d::plan_fits(plan, l.m, l.n, l.k));
+      SCOPED_TRACE(l.describe() + " " + d::plan_label(plan) + " of " + std::to_string(plan.k_split));
+      if (!device->clusters) {
+        const d::SgemmArgs args{l.m,     l.n,   l.k,  1.0f,    nullptr, l.lda,
+                                nullptr, l.ldb, 0.0f, nullptr, l.ldc,   gpuprims::gemm::Algorithm::tuned,
+                                nullptr, false};
+        t::GuardedArray a(in.A.size(), 0), b(in.B.size(), 0), c(in.C.size(), 0);
+        ASSERT_TRUE(a.ok() && b.ok() && c.ok());
+        d::SgemmArgs real = args;
+        real.A = a.data();
+        real.B = b.data();
+        real.C = c.data();
+        EXPECT_STATUS(Status::unsupported, d::sgemm_run(real, &plan, nullptr, 0, nullptr));
+        continue;
+      }
+      check_plan(plan, l, in, ref);
+    }
+  }
+}
+
+// A cluster plan's sums are in split order: the same bits over ten runs, on a small output with a
+// long k (the shapes it is for), C poisoned before each run. (Below sm_90: refused, as above.)
+TEST(TunedPathsCluster, SameBitsOverTenRuns) {
+  GPUPRIMS_REQUIRE_GPU();
+  const d::DeviceShape* device = nullptr;
+  ASSERT_STATUS(Status::success, d::current_device_shape(&device));
+  const d::RungEntry& path = d::kTunedConfigs[d::kNumTunedConfigs - 2];  // 64 x 64
+  ASSERT_NE(path.run_cluster, nullptr);
+  const t::GemmLayout l = t::make_layout(83, 31, 3001, 1, 2, 3);
+  auto rng = t::make_rng(4242);
+  const t::GemmInputs in = t::make_inputs(l, rng);
+  t::GuardedArray a(in.A.size(), l.off_a), b(in.B.size(), l.off_b), c(in.C.size(), l.off_c);
+  ASSERT_TRUE(a.ok() && b.ok() && c.ok());
+  a.upload(in.A);
+  b.upload(in.B);
+  const d::GemmPlan plan = d::make_cluster_plan(path, l.k, d::kMaxClusterSplits);
+  ASSERT_EQ(plan.splits, d::kMaxClusterSplits);
+  const d::SgemmArgs args{l.m,      l.n,   l.k,  1.0f,     a.data(), l.lda,
+                          b.data(), l.ldb, 0.0f, c.data(), l.ldc,    gpuprims::gemm::Algorithm::tuned,
+                          nullptr,  false};
+  if (!device->clusters) {
+    EXPECT_STATUS(Status::unsupported, d::sgemm_run(args, &plan, nullptr, 0, nullptr));
+    return;
+  }
+  std::vector<float> first;
+  for (int run = 0; run < 10; ++run) {
+    c.poison();
+    ASSERT_STATUS(Status::success, d::sgemm_run(args, &plan, nullptr, 0, nullptr));
+    CUDA_OK(cudaDeviceSynchronize());
+    const std::vector<float> got = c.download();
+    if (run == 0) {
+      const t::ProductReference ref = t::reference_product(l.m, l.n, l.k, in.A.data(), l.lda, in.B.data(), l.ldb);
+      EXPECT_EQ(t::check_gemm(l, ref, 1.0f, 0.0f, in.C, got, true), "");
+      first = got;
+    } else {
+      ASSERT_EQ(std::memcmp(got.data(), first.data(), got.size() * sizeof(float)), 0) << "run " << run;
+    }
+  }
+  EXPECT_EQ(a.guard_damage() + b.guard_damage() + c.guard_damage(), "");
 }
 
 INSTANTIATE_TEST_SUITE_P(Every, TunedPaths, ::testing::Range(0, d::kNumTunedPaths),

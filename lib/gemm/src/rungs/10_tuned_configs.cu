@@ -1,7 +1,9 @@
 // Instantiates the tuned rung's tile paths: rung 9's double-buffered kernel in several tile shapes,
-// each able to split k over block rows. Which one runs for a shape, and with how many splits, is the
-// cost model's choice (cost_model.hpp).
+// each able to split k over block rows (the small tiles also in one launch, through a cluster:
+// paths/cluster_split.cu). Which one runs for a shape, and with how many splits, is the cost model's
+// choice (cost_model.hpp).
 #include "gemm/src/kernels/09_double_buffered.cuh"
+#include "gemm/src/paths/cluster_split.hpp"
 #include "gemm/src/rungs/rungs.hpp"
 
 namespace gpuprims::detail {
@@ -11,17 +13,23 @@ namespace gpuprims::detail {
     label, &launch_double_buffered<Cfg>, Cfg::BM, Cfg::BN, PathKind::tile, true, Cfg::BK, Cfg::BK, \
         &double_buffered_occupancy<Cfg>                                                            \
   }
+#define GPUPRIMS_TUNED_CLUSTER_ENTRY(Cfg, label)                                                   \
+  RungEntry {                                                                                      \
+    label, &launch_double_buffered<Cfg>, Cfg::BM, Cfg::BN, PathKind::tile, true, Cfg::BK, Cfg::BK, \
+        &double_buffered_occupancy<Cfg>, &launch_cluster_split_k<Cfg>, &cluster_split_usable<Cfg>  \
+  }
 
 const RungEntry kTunedConfigs[kNumTunedConfigs] = {
     GPUPRIMS_TUNED_ENTRY(TunedConfig0, "db_128x128x8_w32x64"),
     GPUPRIMS_TUNED_ENTRY(TunedConfig1, "db_128x128x16_w32x64"),
     GPUPRIMS_TUNED_ENTRY(TunedConfig2, "db_128x256x8_w64x64"),
     GPUPRIMS_TUNED_ENTRY(TunedConfig3, "db_256x128x8_w64x64"),
-    GPUPRIMS_TUNED_ENTRY(TunedConfig4, "db_64x128x16_w32x64"),
-    GPUPRIMS_TUNED_ENTRY(TunedConfig5, "db_64x64x16_w32x32"),
-    GPUPRIMS_TUNED_ENTRY(TunedConfig6, "db_32x64x32_w32x32"),
+    GPUPRIMS_TUNED_CLUSTER_ENTRY(TunedConfig4, "db_64x128x16_w32x64"),
+    GPUPRIMS_TUNED_CLUSTER_ENTRY(TunedConfig5, "db_64x64x16_w32x32"),
+    GPUPRIMS_TUNED_CLUSTER_ENTRY(TunedConfig6, "db_32x64x32_w32x32"),
 };
 
 #undef GPUPRIMS_TUNED_ENTRY
+#undef GPUPRIMS_TUNED_CLUSTER_ENTRY
 
 }  // namespace gpuprims::detail

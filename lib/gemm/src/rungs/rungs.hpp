@@ -28,6 +28,10 @@ struct RungEntry {
   int k_align = 1;        // a k split starts at a multiple of this, so 16-byte loads along k stay aligned
   int k_step = 1;         // k covered by one step of a block's main loop: the cost model's unit of work
   Status (*occupancy)(int* blocks_per_sm) = nullptr;  // resident blocks per SM (store-mode kernel)
+  // The cluster split-K form (kernels/cluster_split_k.cuh; GemmCall::splits = 2..kMaxClusterSplits
+  // blocks per tile), and whether it runs on the current device; nullptr for paths without one.
+  Status (*run_cluster)(const GemmCall&) = nullptr;
+  Status (*cluster_usable)(bool* usable) = nullptr;
 };
 
 // A line of the ladder registry (rungs/ladder.cu): a public algorithm and the path it runs (for
