@@ -358,7 +358,9 @@ TEST(GemmCostModel, ClusterPlansOnlyOnADeviceWithClusters) {
   device.clusters = true;
   d::for_each_candidate(m, n, k, device, [&](int, const d::GemmPlan& p) {
     clustered += p.cluster;
-    if (p.cluster) EXPECT_NE(p.path->run_cluster, nullptr) << d::plan_label(p);
+    if (p.cluster) {
+      EXPECT_NE(p.path->run_cluster, nullptr) << d::plan_label(p);
+    }
   });
   EXPECT_GT(clustered, 0);
   const d::GemmPlan with = d::pick_plan(m, n, k, true, device, d::fitted_constants());
