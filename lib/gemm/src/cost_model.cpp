@@ -91,9 +91,7 @@ Status current_device_shape(const DeviceShape** out) noexcept {
     const auto& paths = tuned_paths();
     for (int i = 0; i < kNumTunedPaths; ++i) {
       GPUPRIMS_TRY(paths[i]->occupancy(&s.occupancy[i]));
-      bool usable = false;
-      if (s.clusters && paths[i]->cluster_usable != nullptr) GPUPRIMS_TRY(paths[i]->cluster_usable(&usable));
-      if (paths[i]->cluster_usable != nullptr) s.clusters = s.clusters && usable;
+      if (s.clusters && paths[i]->cluster_usable != nullptr) GPUPRIMS_TRY(paths[i]->cluster_usable(&s.clusters));
     }
     cache.filled[info->ordinal] = true;
   }

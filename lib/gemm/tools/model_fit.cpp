@@ -55,10 +55,10 @@ FitReport fit_model(const std::vector<TimedPlan>& samples, const DeviceShape& de
     by_path[s.path].push_back(&s);
     if (s.plan.splits > 1) (s.plan.cluster ? cluster : split).push_back(&s);
   }
+  model->cluster_fitted = model->cluster_fitted || !cluster.empty();
   for (report.sweeps = 0; report.sweeps < 400; ++report.sweeps) {
     bool changed = improve(&model->launch_us, 0.2, 20.0, all, device, model);
     changed |= improve(&model->reduce_us, 0.01, 50.0, split, device, model);
-    model->cluster_fitted = model->cluster_fitted || !cluster.empty();
     if (!cluster.empty()) changed |= improve(&model->cluster_us, 0.0, 50.0, cluster, device, model);
     for (int i = 0; i < kNumTunedPaths; ++i) {
       if (by_path[i].empty()) continue;

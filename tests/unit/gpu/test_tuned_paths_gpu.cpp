@@ -152,16 +152,12 @@ TEST_P(TunedPaths, ClusterSplitsOnEveryLayout) {
       ASSERT_TRUE(d::plan_fits(plan, l.m, l.n, l.k));
       SCOPED_TRACE(l.describe() + " " + d::plan_label(plan) + " of " + std::to_string(plan.k_split));
       if (!device->clusters) {
-        const d::SgemmArgs args{l.m,     l.n,   l.k,  1.0f,    nullptr, l.lda,
-                                nullptr, l.ldb, 0.0f, nullptr, l.ldc,   gpuprims::gemm::Algorithm::tuned,
-                                nullptr, false};
         t::GuardedArray a(in.A.size(), 0), b(in.B.size(), 0), c(in.C.size(), 0);
         ASSERT_TRUE(a.ok() && b.ok() && c.ok());
-        d::SgemmArgs real = args;
-        real.A = a.data();
-        real.B = b.data();
-        real.C = c.data();
-        EXPECT_STATUS(Status::unsupported, d::sgemm_run(real, &plan, nullptr, 0, nullptr));
+        const d::SgemmArgs args{l.m,      l.n,   l.k,  1.0f,     a.data(), l.lda,
+                                b.data(), l.ldb, 0.0f, c.data(), l.ldc,    gpuprims::gemm::Algorithm::tuned,
+                                nullptr,  false};
+        EXPECT_STATUS(Status::unsupported, d::sgemm_run(args, &plan, nullptr, 0, nullptr));
         continue;
       }
       check_plan(plan, l, in, ref);

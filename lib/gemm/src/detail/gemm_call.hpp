@@ -27,7 +27,8 @@ struct GemmCall {
   EpilogueKind epilogue;  // the visitor the kernels are instantiated with
   OutputParams out;
   VisitorArgs visit;  // the epilogue kind's member is set (its visitor's begin())
-  int splits;         // block rows of the grid (gridDim.y): 1, or the k splits of a split-K plan
+  int splits;         // k splits: block rows of the grid (gridDim.y) of a split-K plan, blocks per tile
+                      // (one cluster) of a cluster plan; 1 without a split
   cudaStream_t stream;
 };
 

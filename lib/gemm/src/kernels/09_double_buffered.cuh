@@ -68,6 +68,22 @@ __device__ __forceinline__ void double_buffered_slabs(const GemmOperands& op, Lo
   }
 }
 
+// The block's main loop over its k range into acc: the edge-free copy of the loop when every slab of
+// the tile allows it (kVec only), else the checked one. Rung 9's kernel and the cluster split-K
+// kernel (cluster_split_k.cuh) both run it.
+template <class Cfg, bool kVec>
+__device__ __forceinline__ void double_buffered_mainloop(const GemmOperands& op, SlabLoader<Cfg, kVec>& loader,
+                                                         float* smem, const WarpTilePosition<Cfg>& pos,
+                                                         std::int64_t row0, std::int64_t col0,
+                                                         float (&acc)[Cfg::TM][Cfg::TN]) {
+  if constexpr (kVec) {
+    if (slab_has_no_edge<Cfg, kVec>(op, row0, col0)) double_buffered_slabs<Cfg, true>(op, loader, smem, pos, acc);
+    else double_buffered_slabs<Cfg, false>(op, loader, smem, pos, acc);
+  } else {
+    double_buffered_slabs<Cfg, false>(op, loader, smem, pos, acc);
+  }
+}
+
 // Shared memory of one block: two stages of the A and B slabs.
 template <class Cfg>
 constexpr int double_buffered_smem_bytes() {
@@ -94,12 +110,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocksPerSm)
 
   const float prefetched = Epilogue<Visitor>::prefetch(ep);
   float acc[Cfg::TM][Cfg::TN] = {};
-  if constexpr (kVec) {
-    if (slab_has_no_edge<Cfg, kVec>(op, row0, col0)) double_buffered_slabs<Cfg, true>(op, loader, smem, pos, acc);
-    else double_buffered_slabs<Cfg, false>(op, loader, smem, pos, acc);
-  } else {
-    double_buffered_slabs<Cfg, false>(op, loader, smem, pos, acc);
-  }
+  double_buffered_mainloop<Cfg, kVec>(op, loader, smem, pos, row0, col0, acc);
   Epilogue<Visitor> epi(ep, prefetched);
   static_assert(staged_epilogue_floats<Cfg>() <= double_buffered_smem_bytes<Cfg>() / 4, "staging fits");
   warp_tile_epilogue<Cfg, kStagedC>(epi, acc, pos, row0, col0, smem);

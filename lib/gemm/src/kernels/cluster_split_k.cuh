@@ -48,12 +48,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocksPerSm)
   const WarpTilePosition<Cfg> pos(tid);
   const float prefetched = Epilogue<Visitor>::prefetch(ep);
   float acc[Cfg::TM][Cfg::TN] = {};
-  if constexpr (kVec) {
-    if (slab_has_no_edge<Cfg, kVec>(op, row0, col0)) double_buffered_slabs<Cfg, true>(op, loader, smem, pos, acc);
-    else double_buffered_slabs<Cfg, false>(op, loader, smem, pos, acc);
-  } else {
-    double_buffered_slabs<Cfg, false>(op, loader, smem, pos, acc);
-  }
+  double_buffered_mainloop<Cfg, kVec>(op, loader, smem, pos, row0, col0, acc);
 
   // The partial tile, row-major BM x BN, over the stages (every warp is past its last slab read).
   // A warp's float4 stores cover four rows of 32 consecutive floats: four wavefronts, no conflicts.

@@ -8,28 +8,26 @@
 
 namespace gpuprims::detail {
 
-#define GPUPRIMS_TUNED_ENTRY(Cfg, label)                                                           \
+// run_cluster / cluster_usable: the cluster split-K form (paths/cluster_split.cu), or nullptr.
+#define GPUPRIMS_TUNED_ENTRY(Cfg, label, run_cluster, cluster_usable)                              \
   RungEntry {                                                                                      \
     label, &launch_double_buffered<Cfg>, Cfg::BM, Cfg::BN, PathKind::tile, true, Cfg::BK, Cfg::BK, \
-        &double_buffered_occupancy<Cfg>                                                            \
-  }
-#define GPUPRIMS_TUNED_CLUSTER_ENTRY(Cfg, label)                                                   \
-  RungEntry {                                                                                      \
-    label, &launch_double_buffered<Cfg>, Cfg::BM, Cfg::BN, PathKind::tile, true, Cfg::BK, Cfg::BK, \
-        &double_buffered_occupancy<Cfg>, &launch_cluster_split_k<Cfg>, &cluster_split_usable<Cfg>  \
+        &double_buffered_occupancy<Cfg>, run_cluster, cluster_usable                               \
   }
 
 const RungEntry kTunedConfigs[kNumTunedConfigs] = {
-    GPUPRIMS_TUNED_ENTRY(TunedConfig0, "db_128x128x8_w32x64"),
-    GPUPRIMS_TUNED_ENTRY(TunedConfig1, "db_128x128x16_w32x64"),
-    GPUPRIMS_TUNED_ENTRY(TunedConfig2, "db_128x256x8_w64x64"),
-    GPUPRIMS_TUNED_ENTRY(TunedConfig3, "db_256x128x8_w64x64"),
-    GPUPRIMS_TUNED_CLUSTER_ENTRY(TunedConfig4, "db_64x128x16_w32x64"),
-    GPUPRIMS_TUNED_CLUSTER_ENTRY(TunedConfig5, "db_64x64x16_w32x32"),
-    GPUPRIMS_TUNED_CLUSTER_ENTRY(TunedConfig6, "db_32x64x32_w32x32"),
+    GPUPRIMS_TUNED_ENTRY(TunedConfig0, "db_128x128x8_w32x64", nullptr, nullptr),
+    GPUPRIMS_TUNED_ENTRY(TunedConfig1, "db_128x128x16_w32x64", nullptr, nullptr),
+    GPUPRIMS_TUNED_ENTRY(TunedConfig2, "db_128x256x8_w64x64", nullptr, nullptr),
+    GPUPRIMS_TUNED_ENTRY(TunedConfig3, "db_256x128x8_w64x64", nullptr, nullptr),
+    GPUPRIMS_TUNED_ENTRY(TunedConfig4, "db_64x128x16_w32x64", &launch_cluster_split_k<TunedConfig4>,
+                         &cluster_split_usable<TunedConfig4>),
+    GPUPRIMS_TUNED_ENTRY(TunedConfig5, "db_64x64x16_w32x32", &launch_cluster_split_k<TunedConfig5>,
+                         &cluster_split_usable<TunedConfig5>),
+    GPUPRIMS_TUNED_ENTRY(TunedConfig6, "db_32x64x32_w32x32", &launch_cluster_split_k<TunedConfig6>,
+                         &cluster_split_usable<TunedConfig6>),
 };
 
 #undef GPUPRIMS_TUNED_ENTRY
-#undef GPUPRIMS_TUNED_CLUSTER_ENTRY
 
 }  // namespace gpuprims::detail
