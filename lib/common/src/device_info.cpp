@@ -27,6 +27,7 @@ Status query(int device, DeviceInfo* info) {
   info->ordinal = device;
   GPUPRIMS_CUDA_TRY(cudaDeviceGetAttribute(&info->sm_count, cudaDevAttrMultiProcessorCount, device));
   GPUPRIMS_CUDA_TRY(cudaDeviceGetAttribute(&info->cc_major, cudaDevAttrComputeCapabilityMajor, device));
+  GPUPRIMS_CUDA_TRY(cudaDeviceGetAttribute(&info->cc_minor, cudaDevAttrComputeCapabilityMinor, device));
   return Status::success;
 }
 

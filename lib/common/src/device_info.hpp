@@ -8,6 +8,7 @@ struct DeviceInfo {
   int ordinal = 0;   // the device's index: per-device caches are keyed by it
   int sm_count = 0;  // grid sizes
   int cc_major = 0;  // sm_90+: programmatic dependent launch
+  int cc_minor = 0;  // 9.0 exactly: sm_90a code (the tensor-core rungs' wgmma form)
 };
 
 // The current device's properties. Status::unsupported when there is no device or no driver.

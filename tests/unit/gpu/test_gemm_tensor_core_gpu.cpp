@@ -1,8 +1,10 @@
 // The tensor-core rungs (tf32, tf32x3) on what only they can get wrong: tf32x3's accuracy beside the
 // FP32 tuned rung on the same inputs (uniform data, and exponents spanning 2^-40..2^40), a long k (the
-// tensor cores' own accumulation), non-finite inputs and values near FLT_MAX (the split), subnormal remainders, and
-// bitwise determinism. Shapes, strides, offsets, alpha/beta and the fused top-2 are covered with every
-// other rung (test_gemm_gpu.cpp, test_top2_gpu.cpp, the property tests).
+// tensor cores' own accumulation), non-finite inputs and values near FLT_MAX (the split), subnormal
+// remainders, and bitwise determinism. tf32x3 runs the form the device takes (wgmma on a compute
+// capability 9.0 GPU, mma.sync elsewhere); the TensorCoreForms tests run its mma.sync form on a Hopper
+// GPU too. Shapes, strides, offsets, alpha/beta and the fused top-2 are covered with every other rung
+// (test_gemm_gpu.cpp, test_top2_gpu.cpp, the property tests).
 #include <gtest/gtest.h>
 
 #include <gpuprims/gemm.hpp>
@@ -14,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "gemm/src/rungs/tensor_core_forms.hpp"
 #include "support/gemm_check.hpp"
 #include "support/gpu.hpp"
 #include "testkit/random.hpp"
@@ -205,6 +208,82 @@ TEST(TensorCore, SameBitsOverTenRuns) {
           << gpuprims::gemm::name(algo) << " run " << r + 2;
     }
   }
+}
+
+// Pins the tensor-core rungs to a form for the life of a test, then restores the automatic choice.
+class PinnedForm {
+ public:
+  explicit PinnedForm(gpuprims::detail::TensorCoreForm form) { gpuprims::detail::set_tensor_core_form(form); }
+  ~PinnedForm() { gpuprims::detail::set_tensor_core_form(gpuprims::detail::TensorCoreForm::automatic); }
+  PinnedForm(const PinnedForm&) = delete;
+  PinnedForm& operator=(const PinnedForm&) = delete;
+};
+
+int device_cc() {
+  int device = 0, major = 0, minor = 0;
+  EXPECT_EQ(cudaGetDevice(&device), cudaSuccess);
+  EXPECT_EQ(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device), cudaSuccess);
+  EXPECT_EQ(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device), cudaSuccess);
+  return major * 10 + minor;
+}
+
+TEST(TensorCoreForms, WgmmaFormRunsExactlyOnComputeCapability90WhenBuilt) {
+  GPUPRIMS_REQUIRE_GPU();
+  namespace d = gpuprims::detail;
+  const bool expected = d::wgmma_form_built() && device_cc() == 90;
+  EXPECT_EQ(d::tf32x3_uses_wgmma(), expected);
+  {
+    const PinnedForm pin(d::TensorCoreForm::mma_sync);
+    EXPECT_FALSE(d::tf32x3_uses_wgmma());
+  }
+  EXPECT_EQ(d::tf32x3_uses_wgmma(), expected);
+  std::printf("wgmma form built: %d, device cc %d, in use: %d\n", d::wgmma_form_built() ? 1 : 0, device_cc(),
+              expected ? 1 : 0);
+}
+
+// The other form on this GPU: with tf32x3's wgmma form in use elsewhere in the suite, its mma.sync form
+// (sm_80's) keeps its own run of tails, 1x1x1, a k of one, padded leading dimensions, operands offset
+// by 1-3 floats, the four (alpha, beta) pairs (beta == 0 over a NaN C) and guard bands, for both rungs.
+TEST(TensorCoreForms, MmaSyncFormOnTailsStridesOffsetsAndAlphaBeta) {
+  GPUPRIMS_REQUIRE_GPU();
+  const PinnedForm pin(gpuprims::detail::TensorCoreForm::mma_sync);
+  struct Case {
+    std::int64_t m, n, k;
+    int pad_a, pad_b, pad_c, off_a, off_b, off_c;
+  };
+  const Case cases[] = {{1, 1, 1, 0, 0, 0, 0, 0, 0},       {7, 13, 5, 3, 1, 2, 1, 2, 3},
+                        {127, 129, 131, 0, 0, 0, 0, 0, 0}, {129, 1, 257, 1, 0, 5, 3, 0, 1},
+                        {300, 3, 2, 2, 2, 2, 1, 1, 1},     {t::sanitizer_sized_dim(1000), 999, 77, 4, 4, 4, 0, 0, 0}};
+  struct AlphaBeta {
+    float alpha, beta;
+    bool poison_c;
+  };
+  const AlphaBeta alpha_betas[] = {{1.0f, 0.0f, true}, {0.5f, 3.0f, false}, {0.0f, 1.0f, false}};
+  std::uint64_t salt = 1300;
+  for (const Case& cs : cases) {
+    const auto l = t::make_layout(cs.m, cs.n, cs.k, cs.pad_a, cs.pad_b, cs.pad_c, cs.off_a, cs.off_b, cs.off_c);
+    auto rng = t::make_rng(++salt);
+    const t::GemmInputs in = t::make_inputs(l, rng);
+    const t::ProductReference ref = t::reference_product(l.m, l.n, l.k, in.A.data(), l.lda, in.B.data(), l.ldb);
+    for (Algorithm algo : {Algorithm::tf32, Algorithm::tf32x3})
+      for (const AlphaBeta& ab : alpha_betas) {
+        SCOPED_TRACE(std::string(gpuprims::gemm::name(algo)) + " " + l.describe() + " alpha " +
+                     std::to_string(ab.alpha) + " beta " + std::to_string(ab.beta));
+        const t::GemmRun run = t::run_sgemm(l, in, algo, ab.alpha, ab.beta, ab.poison_c);
+        ASSERT_STATUS(Status::success, run.status);
+        ASSERT_EQ(run.cuda_error, "");
+        EXPECT_EQ(run.guard_damage, "");
+        EXPECT_EQ(t::check_gemm(l, ref, ab.alpha, ab.beta, in.C, run.C, ab.poison_c, algo), "");
+      }
+  }
+}
+
+TEST(TensorCoreForms, MmaSyncFormTf32x3RmsErrorWithinTwiceTheFp32TunedRungs) {
+  GPUPRIMS_REQUIRE_GPU();
+  const PinnedForm pin(gpuprims::detail::TensorCoreForm::mma_sync);
+  const auto l = t::make_layout(t::sized_for_sanitizer<std::int64_t>(256, 128), 257, 4096);
+  auto rng = t::make_rng(1211);
+  compare_with_tuned(l, t::make_inputs(l, rng), "mma_sync_uniform", 2.0);
 }
 
 }  // namespace

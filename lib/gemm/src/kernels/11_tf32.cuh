@@ -10,6 +10,7 @@
 #include "common/src/device_info.hpp"
 #include "gemm/src/detail/launch.cuh"
 #include "gemm/src/detail/tensor_core_ptx.cuh"
+#include "gemm/src/detail/tile_load.cuh"
 #include "gemm/src/epilogue/epilogue.cuh"
 #include "gemm/src/tuning.hpp"
 
@@ -19,6 +20,15 @@ namespace gpuprims::detail {
 struct OneTf32Product {
   static constexpr bool kRecomputesNaN = false;
   static constexpr bool kPromotesPerSlab = false;  // the operands' rounding dominates the error anyway
+  // What the wgmma kernel (tensor_core_wgmma.cuh) would take; tf32 itself runs mma.sync (measured
+  // faster, rungs/tensor_core_forms.hpp).
+  static constexpr int kTerms = 1;  // tensor-core products per product
+
+  // x (raw float bits) as the TF32 operand of the one product (small is not used).
+  __device__ __forceinline__ static void split(std::uint32_t x, std::uint32_t& big, std::uint32_t& small) {
+    big = round_to_tf32(__uint_as_float(x));
+    small = 0;
+  }
 
   template <int kTilesM, int kTilesN>
   __device__ __forceinline__ static void mma(float (&acc)[kTilesM][kTilesN][4], const std::uint32_t (&a)[kTilesM][4],
@@ -144,6 +154,44 @@ __device__ __forceinline__ void recompute_nan(const GemmOperands& op, std::int64
   if (isnan(v.w) && c + 3 < op.n) v.w = fp32_dot(op, r, c + 3);
 }
 
+// The block's BM x BN results, gathered in shared memory (ctile, rows kCStride floats apart), through
+// the epilogue in whole 16-byte row pieces: the tail of both tensor-core kernel forms (this one and
+// tensor_core_wgmma.cuh).
+template <class Cfg, class Products, class Visitor>
+__device__ __forceinline__ void tensor_core_tile_out(const GemmOperands& op, const EpilogueParams<Visitor>& ep,
+                                                     float prefetched, const float* ctile, std::int64_t row0,
+                                                     std::int64_t col0, int tid) {
+  Epilogue<Visitor> epi(ep, prefetched);
+  constexpr int kVecsPerRow = Cfg::BN / 4, kVecsPerThread = Cfg::BM * kVecsPerRow / Cfg::kThreads;
+  static_assert(Cfg::BM * kVecsPerRow % Cfg::kThreads == 0, "whole rows of vectors per pass");
+  const auto result = [&](int v, std::int64_t* r, std::int64_t* c) {
+    const int idx = tid + v * Cfg::kThreads;
+    *r = row0 + idx / kVecsPerRow;
+    *c = col0 + (idx % kVecsPerRow) * 4;
+    float4 x = *reinterpret_cast<const float4*>(ctile + (idx / kVecsPerRow) * Cfg::kCStride + (idx % kVecsPerRow) * 4);
+    if constexpr (Products::kRecomputesNaN) recompute_nan(op, *r, *c, x);
+    return x;
+  };
+  if (epi.interior(row0, col0, Cfg::BM, Cfg::BN)) {
+    epi.with_interior_form([&](auto store, auto beta) {
+#pragma unroll 4
+      for (int v = 0; v < kVecsPerThread; ++v) {
+        std::int64_t r = 0, c = 0;
+        const float4 x = result(v, &r, &c);
+        epi.apply4_vec(r, c, x, decltype(store)::value, decltype(beta)::value);
+      }
+    });
+  } else {
+#pragma unroll 4
+    for (int v = 0; v < kVecsPerThread; ++v) {
+      std::int64_t r = 0, c = 0;
+      const float4 x = result(v, &r, &c);
+      epi.apply4(r, c, x);
+    }
+  }
+  epi.template finish<Cfg::kThreads>(tid);
+}
+
 template <class Cfg, class Products, bool kVec, class Visitor>
 __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocksPerSm)
     tensor_core_kernel(GemmOperands op, EpilogueParams<Visitor> ep) {
@@ -211,36 +259,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocksPerSm)
       *reinterpret_cast<float2*>(at + 8 * Cfg::kCStride) = make_float2(acc[i][j][2], acc[i][j][3]);
     }
   __syncthreads();
-
-  Epilogue<Visitor> epi(ep, prefetched);
-  constexpr int kVecsPerRow = Cfg::BN / 4, kVecsPerThread = Cfg::BM * kVecsPerRow / Cfg::kThreads;
-  static_assert(Cfg::BM * kVecsPerRow % Cfg::kThreads == 0, "whole rows of vectors per pass");
-  const auto result = [&](int v, std::int64_t* r, std::int64_t* c) {
-    const int idx = tid + v * Cfg::kThreads;
-    *r = row0 + idx / kVecsPerRow;
-    *c = col0 + (idx % kVecsPerRow) * 4;
-    float4 x = *reinterpret_cast<const float4*>(ctile + (idx / kVecsPerRow) * Cfg::kCStride + (idx % kVecsPerRow) * 4);
-    if constexpr (Products::kRecomputesNaN) recompute_nan(op, *r, *c, x);
-    return x;
-  };
-  if (epi.interior(row0, col0, Cfg::BM, Cfg::BN)) {
-    epi.with_interior_form([&](auto store, auto beta) {
-#pragma unroll 4
-      for (int v = 0; v < kVecsPerThread; ++v) {
-        std::int64_t r = 0, c = 0;
-        const float4 x = result(v, &r, &c);
-        epi.apply4_vec(r, c, x, decltype(store)::value, decltype(beta)::value);
-      }
-    });
-  } else {
-#pragma unroll 4
-    for (int v = 0; v < kVecsPerThread; ++v) {
-      std::int64_t r = 0, c = 0;
-      const float4 x = result(v, &r, &c);
-      epi.apply4(r, c, x);
-    }
-  }
-  epi.template finish<Cfg::kThreads>(tid);
+  tensor_core_tile_out<Cfg, Products>(op, ep, prefetched, ctile, row0, col0, tid);
 }
 
 // Raises kKernel's dynamic shared-memory limit to `bytes` (above the default 48 KB) on `device`, once

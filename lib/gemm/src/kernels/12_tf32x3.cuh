@@ -14,6 +14,7 @@ namespace gpuprims::detail {
 struct ThreeTf32Products {
   static constexpr bool kRecomputesNaN = true;
   static constexpr bool kPromotesPerSlab = true;  // FP32-class accumulation over long k (11_tf32.cuh)
+  static constexpr int kTerms = 3;                // tensor-core products per product (wgmma form)
 
   // x (raw float bits) as big + small, both TF32.
   __device__ __forceinline__ static void split(std::uint32_t x, std::uint32_t& big, std::uint32_t& small) {

@@ -3,7 +3,8 @@
 // gemm::kAllAlgorithms, which the static_asserts below tie to this table) and the report (which reads
 // the names back from the benchmark's JSON) all derive from it.
 // Adding a rung: its kernel file (kernels/NN_name.cuh, with a launcher), its enum value in gemm.hpp,
-// and one line here (+ its tile shape in tuning.hpp).
+// and one line here (+ its tile shape in tuning.hpp). The tensor-core rungs' lines name a dispatcher
+// (tensor_core_forms.hpp) that picks the form for the device; both forms use the same block tile.
 #include <gpuprims/gemm.hpp>
 
 #include "gemm/src/kernels/01_naive.cuh"
@@ -15,9 +16,8 @@
 #include "gemm/src/kernels/07_bank_conflict_free.cuh"
 #include "gemm/src/kernels/08_warptile.cuh"
 #include "gemm/src/kernels/09_double_buffered.cuh"
-#include "gemm/src/kernels/11_tf32.cuh"
-#include "gemm/src/kernels/12_tf32x3.cuh"
 #include "gemm/src/rungs/rungs.hpp"
+#include "gemm/src/rungs/tensor_core_forms.hpp"
 
 namespace gpuprims {
 namespace detail {
@@ -44,12 +44,8 @@ constexpr LadderRung kLadder[] = {
      {"double_buffered", &launch_double_buffered<DoubleBufferedRungConfig>, DoubleBufferedRungConfig::BM,
       DoubleBufferedRungConfig::BN}},
     {Algorithm::tuned, {"tuned", nullptr, 0, 0}},
-    {Algorithm::tf32,
-     {"tf32", &launch_tensor_core<TensorCoreRungConfig, OneTf32Product>, TensorCoreRungConfig::BM,
-      TensorCoreRungConfig::BN}},
-    {Algorithm::tf32x3,
-     {"tf32x3", &launch_tensor_core<TensorCoreRungConfig, ThreeTf32Products>, TensorCoreRungConfig::BM,
-      TensorCoreRungConfig::BN}},
+    {Algorithm::tf32, {"tf32", &launch_tf32_rung, TensorCoreRungConfig::BM, TensorCoreRungConfig::BN}},
+    {Algorithm::tf32x3, {"tf32x3", &launch_tf32x3_rung, TensorCoreRungConfig::BM, TensorCoreRungConfig::BN}},
 };
 
 constexpr std::size_t kRungs = sizeof(kLadder) / sizeof(kLadder[0]);

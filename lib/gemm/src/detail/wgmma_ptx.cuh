@@ -1,0 +1,91 @@
+#pragma once
+// The Hopper (sm_90a) instructions of the tensor-core rungs' wgmma form (kernels/tensor_core_wgmma.cuh),
+// each behind a function that says what it does: the shared-memory matrix descriptor, the asynchronous
+// warpgroup MMA (m64n128k8, TF32 inputs, FP32 accumulators, A from registers) and its fence, commit
+// and wait, and the proxy fence that makes ordinary shared-memory stores visible to the tensor cores.
+// They exist only in sm_90a code; compiled for any other target the bodies are empty, and the launcher
+// never runs them there (rungs/tensor_core_forms.hpp).
+#include <cstdint>
+
+#include "gemm/src/detail/tensor_core_ptx.cuh"
+
+namespace gpuprims::detail {
+
+#if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
+#define GPUPRIMS_HAS_WGMMA 1
+#else
+#define GPUPRIMS_HAS_WGMMA 0
+#endif
+
+//! Descriptor of a K-major operand in shared memory laid out without swizzle: 8-row x 16-byte core
+//! matrices, each 128 contiguous bytes; `k_step_bytes` apart along k (the leading-dimension offset)
+//! and `row_group_bytes` apart from one 8-row group to the next (the stride offset). `tile` must be
+//! 16-byte aligned.
+__device__ __forceinline__ std::uint64_t kmajor_descriptor(const void* tile, std::uint32_t k_step_bytes,
+                                                           std::uint32_t row_group_bytes) {
+  const std::uint64_t address = shared_address(tile);
+  return ((address & 0x3FFFFu) >> 4) | (static_cast<std::uint64_t>(k_step_bytes >> 4) << 16) |
+         (static_cast<std::uint64_t>(row_group_bytes >> 4) << 32);  // base offset 0, swizzle mode 0 (none)
+}
+
+//! Orders this thread's earlier register and shared-memory accesses before the warpgroup's next MMAs.
+__device__ __forceinline__ void wgmma_fence() {
+#if GPUPRIMS_HAS_WGMMA
+  asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+#endif
+}
+
+__device__ __forceinline__ void wgmma_commit() {
+#if GPUPRIMS_HAS_WGMMA
+  asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+#endif
+}
+
+//! Waits until at most kPending of the warpgroup's committed MMA groups are still running.
+template <int kPending>
+__device__ __forceinline__ void wgmma_wait() {
+#if GPUPRIMS_HAS_WGMMA
+  asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(kPending) : "memory");
+#endif
+}
+
+//! Makes this thread's ordinary shared-memory stores visible to the async proxy (the tensor cores'
+//! operand reads) once a barrier has ordered them.
+__device__ __forceinline__ void fence_shared_for_async_proxy() {
+#if GPUPRIMS_HAS_WGMMA
+  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+#endif
+}
+
+//! Keeps the compiler from moving reads or writes of `x` across this point: accumulators that an
+//! issued MMA still owns are left alone until its wait.
+__device__ __forceinline__ void pin_register(float& x) { asm volatile("" : "+f"(x)::"memory"); }
+
+//! d (+)= a * b for the warpgroup's m64n128k8 tile: a from registers (per warp, 16 rows in the m16n8k8
+//! TF32 A layout of tensor_core_ptx.cuh, warp w of the warpgroup holding rows 16w..16w+15), b (k8 x
+//! n128, K-major) through its descriptor, d in FP32 (thread 4g + t of warp w: rows 16w + g and + 8,
+//! columns 8j + 2t and + 1, in d[4j..4j+3]). accumulate == 0 overwrites d. Asynchronous: d and a
+//! belong to the MMA until wgmma_wait.
+__device__ __forceinline__ void wgmma_m64n128k8_tf32(float (&d)[64], const std::uint32_t (&a)[4], std::uint64_t b,
+                                                     int accumulate) {
+#if GPUPRIMS_HAS_WGMMA
+  asm volatile(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %68, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 "
+      "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, "
+      "%24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, "
+      "%46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, "
+      "{%64, %65, %66, %67}, %69, p, 1, 1;\n}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]),
+        "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]),
+        "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]),
+        "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]),
+        "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]),
+        "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]),
+        "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]),
+        "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(accumulate), "l"(b));
+#endif
+}
+
+}  // namespace gpuprims::detail

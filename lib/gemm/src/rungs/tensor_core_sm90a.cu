@@ -1,0 +1,11 @@
+// Rung 12's wgmma form (kernels/tensor_core_wgmma.cuh), compiled for sm_90a alone (lib/CMakeLists.txt:
+// its own object library with --generate-code=arch=compute_90a,code=sm_90a).
+#include "gemm/src/kernels/12_tf32x3.cuh"
+#include "gemm/src/kernels/tensor_core_wgmma.cuh"
+#include "gemm/src/rungs/tensor_core_forms.hpp"
+
+namespace gpuprims::detail {
+
+Status launch_tf32x3_wgmma(const GemmCall& c) { return launch_wgmma_tensor_core<ThreeTf32Products>(c); }
+
+}  // namespace gpuprims::detail
