@@ -59,15 +59,19 @@ GemmPlan cached_pick(std::int64_t m, std::int64_t n, std::int64_t k, bool store_
 GemmPlan plan_for(gemm::Algorithm algo, std::int64_t m, std::int64_t n, std::int64_t k, bool store_c,
                   const DeviceShape& device) {
   const LadderRung* rung = ladder_rung(algo);
-  if (rung != nullptr && rung->path.run != nullptr) return make_plan(rung->path, k, 1);
+  if (rung != nullptr && rung->path.run != nullptr) {
+    GemmPlan plan = make_plan(rung->path, k, 1);
+    if (rung->path.workspace_bytes != nullptr) plan.rung_bytes = rung->path.workspace_bytes(m, n, k);
+    return plan;
+  }
   return cached_pick(m, n, k, store_c, device);
 }
 
 // The scale-only case runs the coalesced kernel with k = 0 and alpha = 0, whatever the algorithm.
 GemmPlan scale_only_plan() { return make_plan(ladder_rung(gemm::Algorithm::coalesced)->path, 0, 1); }
 
-std::size_t call_workspace_bytes(const GemmPlan& plan, std::int64_t m, std::int64_t n, bool want_top2, int sm_count,
-                                 bool per_row) {
+WorkspaceLayout call_workspace_layout(const GemmPlan& plan, std::int64_t m, std::int64_t n, bool want_top2,
+                                      int sm_count, bool per_row) {
   std::size_t top2 = 0;
   if (want_top2 && per_row) {
     top2 = RowTop2Visitor::workspace_bytes(m);
@@ -78,8 +82,22 @@ std::size_t call_workspace_bytes(const GemmPlan& plan, std::int64_t m, std::int6
     // Either top-2 visitor may run (the packed one unless the output has 2^32 entries or more).
     top2 = max_of(Top2PackedVisitor::workspace_bytes(blocks), Top2WideVisitor::workspace_bytes(blocks));
   }
-  const std::size_t partials = partials_bytes(plan, m, n);
-  return partials > 0 ? workspace_part(top2) + partials : top2;
+  WorkspaceLayout layout;
+  layout.total = top2;
+  if (const std::size_t partials = partials_bytes(plan, m, n); partials > 0) {
+    layout.partials = workspace_part(layout.total);
+    layout.total = layout.partials + partials;
+  }
+  if (plan.rung_bytes > 0) {
+    layout.rung = workspace_part(layout.total);
+    layout.total = layout.rung + plan.rung_bytes;
+  }
+  return layout;
+}
+
+std::size_t call_workspace_bytes(const GemmPlan& plan, std::int64_t m, std::int64_t n, bool want_top2, int sm_count,
+                                 bool per_row) {
+  return call_workspace_layout(plan, m, n, want_top2, sm_count, per_row).total;
 }
 
 Status prepare_sgemm(const SgemmArgs& a, const GemmPlan* forced, PreparedCall* out) {
@@ -149,9 +167,10 @@ Status launch_sgemm(const SgemmArgs& a, const PreparedCall& p, void* workspace, 
   c.splits = 1;
   c.stream = stream;
 
-  // Workspace: the visitor's part first, then the split partials (call_workspace_bytes).
+  // Workspace: the visitor's part first, then the split partials, then the path's own.
   auto* const ws = static_cast<unsigned char*>(workspace);
-  const std::size_t visitor_part = p.workspace_bytes - partials_bytes(plan, a.m, a.n);
+  const WorkspaceLayout layout = call_workspace_layout(plan, a.m, a.n, a.want_top2, p.sm_count, a.per_row);
+  c.rung_workspace = plan.rung_bytes > 0 ? ws + layout.rung : nullptr;
   const EpilogueStart start{ws, a.top2, a.n, stream, a.m};
   GPUPRIMS_TRY(with_visitor(c.epilogue, [&](auto v) { return decltype(v)::type::begin(start, &c.visit); }));
 
@@ -163,7 +182,7 @@ Status launch_sgemm(const SgemmArgs& a, const PreparedCall& p, void* workspace, 
   } else {
     // Each split's partial product, as is (alpha 1, beta 0: exact), into its slice of the workspace;
     // then the sums in split order through the call's own epilogue.
-    const SplitPartials parts{reinterpret_cast<const float*>(ws + visitor_part), partials_ld(a.n),
+    const SplitPartials parts{reinterpret_cast<const float*>(ws + layout.partials), partials_ld(a.n),
                               a.m * partials_ld(a.n), plan.splits};
     GemmCall part = c;
     part.epilogue = EpilogueKind::store;

@@ -24,9 +24,17 @@ GemmPlan scale_only_plan();
 // Workspace a call with this plan needs: with want_top2, the top-2 part (one partial per block of the
 // kernel that runs the epilogue, or of the scale-only path, whichever is more: enough for either
 // merge, since outputs of 2^32+ entries take the last-block-done one); then, 256-byte aligned, the
-// split partials. per_row (with want_top2): the per-row top-2's part instead, 16 bytes a row.
+// split partials; then, 256-byte aligned, the path's own (GemmPlan::rung_bytes). per_row (with
+// want_top2): the per-row top-2's part instead, 16 bytes a row.
 std::size_t call_workspace_bytes(const GemmPlan& plan, std::int64_t m, std::int64_t n, bool want_top2, int sm_count,
                                  bool per_row = false);
+
+// Where those parts start (the top-2 part at 0) and the whole.
+struct WorkspaceLayout {
+  std::size_t partials = 0, rung = 0, total = 0;
+};
+WorkspaceLayout call_workspace_layout(const GemmPlan& plan, std::int64_t m, std::int64_t n, bool want_top2,
+                                      int sm_count, bool per_row = false);
 
 // A validated request, ready to launch: what runs and the workspace it needs.
 struct PreparedCall {

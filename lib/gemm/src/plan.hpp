@@ -17,8 +17,9 @@ namespace gpuprims::detail {
 struct GemmPlan {
   const RungEntry* path = nullptr;
   int splits = 1;
-  std::int64_t k_split = 0;  // depth of every split but the last, which takes the rest (k when splits == 1)
-  bool cluster = false;      // the splits meet in a thread-block cluster: one launch, no workspace
+  std::int64_t k_split = 0;    // depth of every split but the last, which takes the rest (k when splits == 1)
+  bool cluster = false;        // the splits meet in a thread-block cluster: one launch, no workspace
+  std::size_t rung_bytes = 0;  // workspace the path's launcher needs for itself (RungEntry::workspace_bytes)
 };
 
 // Most splits a cluster plan may have: the portable cluster size.

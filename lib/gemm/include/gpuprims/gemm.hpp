@@ -50,8 +50,10 @@ GPUPRIMS_API const char* name(Algorithm algo) noexcept;
 //! does not leak). k == 0 or alpha == 0 gives C = beta * C without reading A or B. All pointers are
 //! device pointers, 4-byte aligned; pointers that no element is read from or written to may be null.
 //! The tuned algorithm may split k over several blocks for outputs too small to fill the GPU; the
-//! partial products are then summed in a fixed order, so results stay bitwise reproducible. The
-//! scratch for them comes from the stream-ordered allocator (cudaMallocAsync) in this form.
+//! partial products are then summed in a fixed order, so results stay bitwise reproducible. tf32x3
+//! on a compute capability 9.0 GPU first splits A and B into TF32 parts in scratch (8 bytes per
+//! element of each, padded to 128-row and 32-deep tiles). The scratch comes from the stream-ordered
+//! allocator (cudaMallocAsync) in this form.
 GPUPRIMS_API Status sgemm(std::int64_t m, std::int64_t n, std::int64_t k, float alpha, const float* A, std::int64_t lda,
                           const float* B, std::int64_t ldb, float beta, float* C, std::int64_t ldc,
                           Algorithm algo = Algorithm::tuned, cudaStream_t stream = nullptr);

@@ -30,6 +30,7 @@ struct GemmCall {
   int splits;         // k splits: block rows of the grid (gridDim.y) of a split-K plan, blocks per tile
                       // (one cluster) of a cluster plan; 1 without a split
   cudaStream_t stream;
+  void* rung_workspace;  // workspace the path's launcher needs for itself (RungEntry::workspace_bytes)
 };
 
 }  // namespace gpuprims::detail

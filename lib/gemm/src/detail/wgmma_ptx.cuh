@@ -1,8 +1,9 @@
 #pragma once
 // The Hopper (sm_90a) instructions of the tensor-core rungs' wgmma form (kernels/tensor_core_wgmma.cuh),
 // each behind a function that says what it does: the shared-memory matrix descriptor, the asynchronous
-// warpgroup MMA (m64n128k8, TF32 inputs, FP32 accumulators, A from registers) and its fence, commit
-// and wait, and the proxy fence that makes ordinary shared-memory stores visible to the tensor cores.
+// warpgroup MMA (m64n128k8, TF32 inputs from shared memory, FP32 accumulators) and its fence, commit
+// and wait, the proxy fence that makes ordinary shared-memory stores visible to the tensor cores, and
+// the mbarriers and bulk copies that feed the operands.
 // They exist only in sm_90a code; compiled for any other target the bodies are empty, and the launcher
 // never runs them there (rungs/tensor_core_forms.hpp).
 #include <cstdint>
@@ -61,21 +62,20 @@ __device__ __forceinline__ void fence_shared_for_async_proxy() {
 //! issued MMA still owns are left alone until its wait.
 __device__ __forceinline__ void pin_register(float& x) { asm volatile("" : "+f"(x)::"memory"); }
 
-//! d (+)= a * b for the warpgroup's m64n128k8 tile: a from registers (per warp, 16 rows in the m16n8k8
-//! TF32 A layout of tensor_core_ptx.cuh, warp w of the warpgroup holding rows 16w..16w+15), b (k8 x
-//! n128, K-major) through its descriptor, d in FP32 (thread 4g + t of warp w: rows 16w + g and + 8,
-//! columns 8j + 2t and + 1, in d[4j..4j+3]). accumulate == 0 overwrites d. Asynchronous: d and a
-//! belong to the MMA until wgmma_wait.
-__device__ __forceinline__ void wgmma_m64n128k8_tf32(float (&d)[64], const std::uint32_t (&a)[4], std::uint64_t b,
-                                                     int accumulate) {
+//! d (+)= a * b for the warpgroup's m64n128k8 tile, both operands K-major in shared memory through
+//! their descriptors (a: 64 rows, b: 128 columns), d in FP32: thread 4g + t of warp w of the
+//! warpgroup holds rows 16w + g and + 8, columns 8j + 2t and + 1, in d[4j..4j+3]. accumulate == 0
+//! overwrites d. Asynchronous: d belongs to the MMA, and the operands' shared memory must stay put,
+//! until wgmma_wait.
+__device__ __forceinline__ void wgmma_m64n128k8_tf32(float (&d)[64], std::uint64_t a, std::uint64_t b, int accumulate) {
 #if GPUPRIMS_HAS_WGMMA
   asm volatile(
-      "{\n.reg .pred p;\nsetp.ne.b32 p, %68, 0;\n"
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
       "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 "
       "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, "
       "%24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, "
-      "%46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, "
-      "{%64, %65, %66, %67}, %69, p, 1, 1;\n}\n"
+      "%46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, %64, %65, p, 1, "
+      "1;\n}\n"
       : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]),
         "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]),
         "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]),
@@ -84,7 +84,97 @@ __device__ __forceinline__ void wgmma_m64n128k8_tf32(float (&d)[64], const std::
         "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]),
         "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]),
         "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
-      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(accumulate), "l"(b));
+      : "l"(a), "l"(b), "r"(accumulate));
+#endif
+}
+
+//! An mbarrier (8 bytes of shared memory) made ready for `count` arrivals per phase.
+__device__ __forceinline__ void mbarrier_init(std::uint64_t* bar, unsigned count) {
+#if GPUPRIMS_HAS_WGMMA
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(shared_address(bar)), "r"(count) : "memory");
+  asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+#endif
+}
+
+//! This thread's arrival on bar (its phase completes when all `count` have arrived and every byte it
+//! expects has landed).
+__device__ __forceinline__ void mbarrier_arrive(std::uint64_t* bar) {
+#if GPUPRIMS_HAS_WGMMA
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(shared_address(bar)) : "memory");
+#endif
+}
+
+//! This thread's arrival on bar, announcing `bytes` that bulk copies will deliver to the same phase.
+__device__ __forceinline__ void mbarrier_arrive_expect_bytes(std::uint64_t* bar, unsigned bytes) {
+#if GPUPRIMS_HAS_WGMMA
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(shared_address(bar)), "r"(bytes)
+               : "memory");
+#endif
+}
+
+//! Waits until the phase of bar with this parity (0, 1, 0, ... from init) has completed.
+__device__ __forceinline__ void mbarrier_wait(std::uint64_t* bar, unsigned parity) {
+#if GPUPRIMS_HAS_WGMMA
+  asm volatile(
+      "{\n.reg .pred done;\nwait_%=:\n"
+      "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n"
+      "@!done bra wait_%=;\n}\n" ::"r"(shared_address(bar)),
+      "r"(parity)
+      : "memory");
+#endif
+}
+
+//! `bytes` (a multiple of 16; both addresses 16-byte aligned) from global memory into shared memory by
+//! the copy engine, completing on bar as transferred bytes.
+__device__ __forceinline__ void bulk_copy_to_shared(void* dst, const void* src, unsigned bytes, std::uint64_t* bar) {
+#if GPUPRIMS_HAS_WGMMA
+  asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\n" ::"r"(
+                   shared_address(dst)),
+               "l"(src), "r"(bytes), "r"(shared_address(bar))
+               : "memory");
+#endif
+}
+
+//! The multicast form of bulk_copy_to_shared: the bytes land at dst's offset in every CTA of the
+//! cluster whose rank bit is set in cta_mask, each completing on the mbarrier at bar's offset there.
+__device__ __forceinline__ void bulk_copy_to_cluster(void* dst, const void* src, unsigned bytes, std::uint64_t* bar,
+                                                     std::uint16_t cta_mask) {
+#if GPUPRIMS_HAS_WGMMA
+  asm volatile(
+      "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [%0], [%1], %2, [%3], "
+      "%4;\n" ::"r"(shared_address(dst)),
+      "l"(src), "r"(bytes), "r"(shared_address(bar)), "h"(cta_mask)
+      : "memory");
+#endif
+}
+
+//! This thread's arrival on the mbarrier at bar's offset in the cluster's CTA of rank `cta` (this
+//! one included). Release at CTA scope (the default), as the consumer release of a stage needs: only
+//! reads of it precede the arrival.
+__device__ __forceinline__ void mbarrier_arrive_in_cta(std::uint64_t* bar, unsigned cta) {
+#if GPUPRIMS_HAS_WGMMA
+  asm volatile(
+      "{\n.reg .b32 remote;\nmapa.shared::cluster.u32 remote, %0, %1;\n"
+      "mbarrier.arrive.shared::cluster.b64 _, [remote];\n}\n" ::"r"(shared_address(bar)),
+      "r"(cta)
+      : "memory");
+#endif
+}
+
+//! This CTA's rank in its cluster.
+__device__ __forceinline__ unsigned cluster_cta_rank() {
+  unsigned rank = 0;
+#if GPUPRIMS_HAS_WGMMA
+  asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(rank));
+#endif
+  return rank;
+}
+
+//! Every thread of every CTA of the cluster arrives, then waits for all: writes before it (shared
+//! memory, mbarrier inits) are visible cluster-wide after it.
+__device__ __forceinline__ void cluster_sync_all() {
+#if GPUPRIMS_HAS_WGMMA
+  asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;\n" ::: "memory");
 #endif
 }
 

@@ -20,15 +20,6 @@ namespace gpuprims::detail {
 struct OneTf32Product {
   static constexpr bool kRecomputesNaN = false;
   static constexpr bool kPromotesPerSlab = false;  // the operands' rounding dominates the error anyway
-  // What the wgmma kernel (tensor_core_wgmma.cuh) would take; tf32 itself runs mma.sync (measured
-  // faster, rungs/tensor_core_forms.hpp).
-  static constexpr int kTerms = 1;  // tensor-core products per product
-
-  // x (raw float bits) as the TF32 operand of the one product (small is not used).
-  __device__ __forceinline__ static void split(std::uint32_t x, std::uint32_t& big, std::uint32_t& small) {
-    big = round_to_tf32(__uint_as_float(x));
-    small = 0;
-  }
 
   template <int kTilesM, int kTilesN>
   __device__ __forceinline__ static void mma(float (&acc)[kTilesM][kTilesN][4], const std::uint32_t (&a)[kTilesM][4],

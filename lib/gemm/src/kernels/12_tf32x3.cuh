@@ -14,9 +14,9 @@ namespace gpuprims::detail {
 struct ThreeTf32Products {
   static constexpr bool kRecomputesNaN = true;
   static constexpr bool kPromotesPerSlab = true;  // FP32-class accumulation over long k (11_tf32.cuh)
-  static constexpr int kTerms = 3;                // tensor-core products per product (wgmma form)
 
-  // x (raw float bits) as big + small, both TF32.
+  // x (raw float bits) as big + small, both TF32 (here per fragment; the wgmma form's packing pass
+  // calls it once per element).
   __device__ __forceinline__ static void split(std::uint32_t x, std::uint32_t& big, std::uint32_t& small) {
     big = round_to_tf32(__uint_as_float(x));
     small = round_to_tf32(__uint_as_float(x) - __uint_as_float(big));

@@ -1,12 +1,15 @@
 #pragma once
-// Rung 12 on Hopper (sm_90a): the same slabs, products and epilogue as 11_tf32.cuh, but the MMAs are
-// warpgroup MMAs (wgmma m64n128k8), issued asynchronously by two warpgroups, in place of mma.sync
-// m16n8k8 from each warp. A's fragments still come from shared memory by ldmatrix and are split in
-// registers; B, which the TF32 wgmma takes only k-major, is rewritten (and split) once per slab into
-// core-matrix order while the previous slab's MMAs run. Same products in the same order per slab.
+// Rung 12 on Hopper (sm_90a): the same block tile, products, per-slab promotion and epilogue as the
+// mma.sync form (11_tf32.cuh), but the split moves out of the GEMM. A pass first splits A and B into
+// TF32 big and small parts, already in the k-major core-matrix order the warpgroup MMAs (wgmma
+// m64n128k8) read from shared memory; the GEMM then only moves whole packed slabs in by bulk copies
+// and issues MMAs. Splitting inside the kernel (the earlier form) made it issue-bound.
 #include <cstdint>
+#include <type_traits>
 
 #include "common/src/device_info.hpp"
+#include "common/src/host_device.hpp"
+#include "common/src/math.hpp"
 #include "gemm/src/detail/launch.cuh"
 #include "gemm/src/detail/wgmma_ptx.cuh"
 #include "gemm/src/epilogue/epilogue.cuh"
@@ -15,159 +18,180 @@
 
 namespace gpuprims::detail {
 
-// Operand buffers: kParts k-major B tiles of one slab (BN x BK, core matrix (n / 8, k / 4) at
-// ((n / 8) * (BK / 4) + k / 4) * 32 floats, element (n % 8, k % 4) at (n % 8) * 4 + k % 4 in it).
+//! Where the packed operands live. A packed slab of tile t (rows t * 128.. of A, or columns of B) and
+//! k from s * BK is kTileFloats contiguous floats at (t * slabs + s) * kTileFloats: the big part, then
+//! the small. In a part, core matrix (r / 8, k / 4) (8 rows x 4 k, 128 bytes) starts at
+//! ((r / 8) * (BK / 4) + k / 4) * 32 and holds (r % 8, k % 4) at (r % 8) * 4 + k % 4. Entries past
+//! the matrix's rows or k are zero.
 template <class Cfg>
-struct WgmmaLayout {
-  static constexpr int kKChunks = Cfg::BK / 4;                     // core matrices along k
-  static constexpr std::uint32_t kKStepBytes = 128;                // next core matrix along k
-  static constexpr std::uint32_t kRowGroupBytes = kKChunks * 128;  // next 8 rows of n
+struct PackedLayout {
+  static constexpr std::uint32_t kKStepBytes = 128;                     // next core matrix along k
+  static constexpr std::uint32_t kRowGroupBytes = (Cfg::BK / 4) * 128;  // next 8 rows
+  static constexpr int kRowGroupFloats = static_cast<int>(kRowGroupBytes / 4);
+
+  GPUPRIMS_HD static std::int64_t slabs(std::int64_t k) { return ceil_div<std::int64_t>(k, Cfg::BK); }
+  GPUPRIMS_HD static std::int64_t tiles(std::int64_t rows) { return ceil_div<std::int64_t>(rows, Cfg::kTileRows); }
+  //! Floats of one packed operand of `rows` rows (of A; columns of B) and depth k.
+  GPUPRIMS_HD static std::int64_t floats(std::int64_t rows, std::int64_t k) {
+    return tiles(rows) * slabs(k) * Cfg::kTileFloats;
+  }
 };
 
-// B's raw slab (Bs: BK x BN, row-major, kBStride apart) into the k-major parts `big` and `small`
-// (Products::split). Warp w writes whole core matrices w, w + kWarps, ...: lane l takes (n % 8, k % 4)
-// = (l / 4, l % 4), so the reads hit 32 banks (kBStride = 8 mod 32) and the writes are 128 contiguous
-// bytes.
-template <class Cfg, class Products>
-__device__ __forceinline__ void rewrite_b_kmajor(const float* Bs, float* big, float* small, int warp, int lane) {
-  constexpr int kChunks = WgmmaLayout<Cfg>::kKChunks, kCores = (Cfg::BN / 8) * kChunks;
-#pragma unroll
-  for (int core = warp; core < kCores; core += Cfg::kWarps) {
-    const int n = (core / kChunks) * 8 + lane / 4, k = (core % kChunks) * 4 + lane % 4;
-    std::uint32_t b = 0, s = 0;
-    Products::split(__float_as_uint(Bs[k * Cfg::kBStride + n]), b, s);
-    big[core * 32 + lane] = __uint_as_float(b);
-    if constexpr (Products::kTerms == 3) small[core * 32 + lane] = __uint_as_float(s);
-  }
-}
-
-// This warp's A fragments of one slab (its 16 rows, every k8 step) from the raw slab As, split.
-template <class Cfg, class Products>
-__device__ __forceinline__ void load_a_split(const float* As, int wm, int lane, std::uint32_t (&big)[Cfg::BK / 8][4],
-                                             std::uint32_t (&small)[Cfg::BK / 8][4]) {
-  const float* const a_lane = As + (wm + (lane % 8) + ((lane / 8) & 1) * 8) * Cfg::kAStride + (lane / 16) * 4;
-#pragma unroll
-  for (int kk = 0; kk < Cfg::BK / 8; ++kk) {
-    std::uint32_t raw[4];
-    load_matrix_x4(raw, a_lane + kk * 8);
-#pragma unroll
-    for (int e = 0; e < 4; ++e) Products::split(raw[e], big[kk][e], small[kk][e]);
-  }
-}
-
-// The warpgroup's MMAs of one slab into d: per k8 step small*big, big*small, big*big (rung 12's
-// order) or the one product. The first overwrites d when `fresh`.
-template <class Cfg, class Products>
-__device__ __forceinline__ void wgmma_slab(float (&d)[64], const std::uint32_t (&a_big)[Cfg::BK / 8][4],
-                                           const std::uint32_t (&a_small)[Cfg::BK / 8][4], const float* b_big,
-                                           const float* b_small, bool fresh) {
-  using L = WgmmaLayout<Cfg>;
-#pragma unroll
-  for (int kk = 0; kk < Cfg::BK / 8; ++kk) {
-    const std::uint64_t big = kmajor_descriptor(b_big + kk * 2 * 32, L::kKStepBytes, L::kRowGroupBytes);
-    const int keep = (fresh && kk == 0) ? 0 : 1;
-    if constexpr (Products::kTerms == 3) {
-      const std::uint64_t small = kmajor_descriptor(b_small + kk * 2 * 32, L::kKStepBytes, L::kRowGroupBytes);
-      wgmma_m64n128k8_tf32(d, a_small[kk], big, keep);
-      wgmma_m64n128k8_tf32(d, a_big[kk], small, 1);
-      wgmma_m64n128k8_tf32(d, a_big[kk], big, 1);
+//! The packing pass: each block takes packed slabs (tile, slab) in turn, reads the 128 x BK piece of
+//! the operand into shared memory (coalesced along the source's rows), then writes both parts out
+//! contiguously. kColumns: the operand is B (K x N, row-major) and a packed row is one of its columns.
+template <class Cfg, class Products, bool kColumns>
+__global__ void __launch_bounds__(256)
+    pack_tf32_parts_kernel(const float* src, std::int64_t rows, std::int64_t k, std::int64_t ld, float* packed) {
+  constexpr int kRows = Cfg::kTileRows, kStride = Cfg::BK + 4;  // 4 banks apart: the part-order reads
+  static_assert(Cfg::BK == 32, "one warp row of k per source row of A; the write order assumes 8 k chunks");
+  __shared__ float piece[kRows * kStride];
+  using L = PackedLayout<Cfg>;
+  const std::int64_t slabs = L::slabs(k), total = L::tiles(rows) * slabs;
+  const int tid = static_cast<int>(threadIdx.x);
+  for (std::int64_t p = blockIdx.x; p < total; p += gridDim.x) {
+    const std::int64_t row0 = (p / slabs) * kRows, k0 = (p % slabs) * Cfg::BK;
+    if constexpr (kColumns) {
+      const int n = tid % kRows;  // 128 consecutive columns of one row of B per pass, two rows at once
+#pragma unroll 4
+      for (int kk = tid / kRows; kk < Cfg::BK; kk += 256 / kRows) {
+        const bool in = row0 + n < rows && k0 + kk < k;
+        piece[n * kStride + kk] = in ? src[(k0 + kk) * ld + row0 + n] : 0.0f;
+      }
     } else {
-      wgmma_m64n128k8_tf32(d, a_big[kk], big, keep);
+      const int kk = tid % Cfg::BK;  // a warp reads 32 consecutive k of one row of A
+#pragma unroll 4
+      for (int r = tid / Cfg::BK; r < kRows; r += 256 / Cfg::BK) {
+        const bool in = row0 + r < rows && k0 + kk < k;
+        piece[r * kStride + kk] = in ? src[(row0 + r) * ld + k0 + kk] : 0.0f;
+      }
     }
+    __syncthreads();
+    float* const out = packed + p * Cfg::kTileFloats;
+#pragma unroll 4
+    for (int o = tid; o < Cfg::kPartFloats; o += 256) {
+      const int r = (o / L::kRowGroupFloats) * 8 + (o % 32) / 4, kk = ((o % L::kRowGroupFloats) / 32) * 4 + o % 4;
+      std::uint32_t big = 0, small = 0;
+      Products::split(__float_as_uint(piece[r * kStride + kk]), big, small);
+      out[o] = __uint_as_float(big);
+      out[Cfg::kPartFloats + o] = __uint_as_float(small);
+    }
+    __syncthreads();  // the piece is read before the next one overwrites it
   }
 }
 
-template <class Cfg, class Products, bool kVec, class Visitor>
+// The warpgroup's MMAs of one stage into d, per k8 step small*big, big*small, big*big (the mma.sync
+// form's order); the first overwrites d. a: the stage's packed A slab (this warpgroup's 64 rows start
+// `a_rows` floats in), b: its packed B slab.
+template <class Cfg>
+__device__ __forceinline__ void wgmma_stage(float (&d)[64], const float* a, const float* b) {
+  using L = PackedLayout<Cfg>;
+  const auto desc = [](const float* part) { return kmajor_descriptor(part, L::kKStepBytes, L::kRowGroupBytes); };
+#pragma unroll
+  for (int kk = 0; kk < Cfg::BK / 8; ++kk) {
+    const int step = kk * 2 * 32;  // two core matrices along k per k8 step
+    const std::uint64_t a_big = desc(a + step), a_small = desc(a + Cfg::kPartFloats + step);
+    const std::uint64_t b_big = desc(b + step), b_small = desc(b + Cfg::kPartFloats + step);
+    wgmma_m64n128k8_tf32(d, a_small, b_big, kk == 0 ? 0 : 1);
+    wgmma_m64n128k8_tf32(d, a_big, b_small, 1);
+    wgmma_m64n128k8_tf32(d, a_big, b_big, 1);
+  }
+}
+
+//! The GEMM over packed operands, in clusters of kClusterM x kClusterN blocks (a 2 x 2, 2 x 1, 1 x 2
+//! or single block of output tiles): the blocks of a cluster that share A's rows (or B's columns)
+//! each fetch a share of that packed slab and multicast it to all of them, so the slab leaves L2
+//! once per cluster, not once per block (the form is L2-bandwidth-bound without it). Thread 0 feeds
+//! the stages: kStages slabs at the start, then in step s (its warpgroup's MMAs of slab s issued) it
+//! waits until every warp of the cluster is done with slab s - 1 and fetches slab s - 1 + kStages
+//! into that stage. Each stage has a `full` barrier (every byte of both slabs landed here) and an
+//! `empty` one (every warp of every block of the cluster finished its MMAs on it).
+template <class Cfg, class Products, int kClusterM, int kClusterN, class Visitor>
 __global__ void __launch_bounds__(Cfg::kThreads, 1)
-    wgmma_tensor_core_kernel(GemmOperands op, EpilogueParams<Visitor> ep) {
-  constexpr int kParts = Products::kTerms == 3 ? 2 : 1, kKSteps = Cfg::BK / 8;
-  extern __shared__ float4 smem_f4[];  // Cfg::smem_bytes(kParts), set at launch
+    wgmma_tensor_core_kernel(GemmOperands op, const float* a_packed, const float* b_packed,
+                             EpilogueParams<Visitor> ep) {
+  static_assert(Products::kPromotesPerSlab, "the slab's sum is promoted into acc (12_tf32x3.cuh)");
+  constexpr int kCluster = kClusterM * kClusterN;
+  constexpr int kAShare = Cfg::kTileFloats / kClusterN, kBShare = Cfg::kTileFloats / kClusterM;
+  extern __shared__ float4 smem_f4[];  // Cfg::kSmemBytes, set at launch
+  __shared__ std::uint64_t full[Cfg::kStages], empty[Cfg::kStages];
   float* const smem = reinterpret_cast<float*>(smem_f4);
-  const TileCoord tile = tile_coord(blockIdx.x, ceil_div<std::int64_t>(op.m, Cfg::BM),
-                                    ceil_div<std::int64_t>(op.n, Cfg::BN), Cfg::kGroupM);
-  const std::int64_t row0 = tile.tm * Cfg::BM, col0 = tile.tn * Cfg::BN;
-  const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
+  // Cluster rank r is tile (r % kClusterM, r / kClusterM) of the cluster's block of tiles.
+  const unsigned rank = kCluster > 1 ? cluster_cta_rank() : 0;
+  const int rm = static_cast<int>(rank) % kClusterM, rn = static_cast<int>(rank) / kClusterM;
+  const TileCoord group = tile_coord(blockIdx.x / kCluster, ceil_div<std::int64_t>(op.m, Cfg::BM) / kClusterM,
+                                     ceil_div<std::int64_t>(op.n, Cfg::BN) / kClusterN, Cfg::kGroupM / kClusterM);
+  const std::int64_t tm = group.tm * kClusterM + rm, tn = group.tn * kClusterN + rn;
+  const std::int64_t row0 = tm * Cfg::BM, col0 = tn * Cfg::BN;
+  const int tid = static_cast<int>(threadIdx.x), lane = tid % 32, warp = tid / 32;
   const int wm = (warp / 4) * 64 + (warp % 4) * 16;  // this warp's 16 rows: warpgroup, then warp in it
 
-  const float prefetched = Epilogue<Visitor>::prefetch(ep);
-  const TensorCoreSlabCopy<Cfg, kVec> copy(op, row0, col0, tid);
-  const auto stage_a = [&](int s) { return smem + s * Cfg::kStageFloats; };
-  const auto stage_b = [&](int s) { return smem + s * Cfg::kStageFloats + Cfg::BM * Cfg::kAStride; };
-  // Operand buffer `buf` (0, 1), part 0 (big) or 1 (small).
-  const auto operand = [&](int buf, int part) {
-    return smem + Cfg::kStages * Cfg::kStageFloats + (buf * kParts + (kParts == 2 ? part : 0)) * Cfg::kOperandFloats;
+  // The blocks sharing this block's A rows (same rm) and B columns (same rn), as rank bit masks.
+  std::uint16_t a_sharers = 0, b_sharers = 0;
+  for (int j = 0; j < kClusterN; ++j) a_sharers |= static_cast<std::uint16_t>(1u << (rm + kClusterM * j));
+  for (int i = 0; i < kClusterM; ++i) b_sharers |= static_cast<std::uint16_t>(1u << (i + kClusterM * rn));
+
+  const std::int64_t slabs = PackedLayout<Cfg>::slabs(op.k);
+  const float* const a_src = a_packed + tm * slabs * Cfg::kTileFloats + rn * kAShare;
+  const float* const b_src = b_packed + tn * slabs * Cfg::kTileFloats + rm * kBShare;
+  const auto stage = [&](std::int64_t s) { return smem + (s % Cfg::kStages) * Cfg::kStageFloats; };
+  const auto load = [&](std::int64_t s) {
+    std::uint64_t* const bar = &full[s % Cfg::kStages];
+    mbarrier_arrive_expect_bytes(bar, 2 * Cfg::kTileFloats * 4);
+    float* const a_dst = stage(s) + rn * kAShare;
+    float* const b_dst = stage(s) + Cfg::kTileFloats + rm * kBShare;
+    if constexpr (kClusterN > 1) bulk_copy_to_cluster(a_dst, a_src + s * Cfg::kTileFloats, kAShare * 4, bar, a_sharers);
+    else bulk_copy_to_shared(a_dst, a_src + s * Cfg::kTileFloats, kAShare * 4, bar);
+    if constexpr (kClusterM > 1) bulk_copy_to_cluster(b_dst, b_src + s * Cfg::kTileFloats, kBShare * 4, bar, b_sharers);
+    else bulk_copy_to_shared(b_dst, b_src + s * Cfg::kTileFloats, kBShare * 4, bar);
   };
+  const auto cluster_barrier = [] {
+    if constexpr (kCluster > 1) cluster_sync_all();
+    else __syncthreads();
+  };
+  if (tid == 0) {
+    for (int i = 0; i < Cfg::kStages; ++i) {
+      mbarrier_init(&full[i], 1);
+      mbarrier_init(&empty[i], Cfg::kWarps * kCluster);
+    }
+  }
+  cluster_barrier();  // every block's barriers are ready before any copy or arrival reaches them
+  if (tid == 0)
+    for (std::int64_t s = 0; s < Cfg::kStages && s < slabs; ++s) load(s);
+  const float prefetched = Epilogue<Visitor>::prefetch(ep);
 
   float acc[64], slab[64];
 #pragma unroll
   for (int i = 0; i < 64; ++i) acc[i] = slab[i] = 0.0f;
-  std::uint32_t a_big[kKSteps][4], a_small[kKSteps][4];
-
-  // Slabs 0 .. kStages - 2 in flight; slab 0 rewritten; slab kStages - 1 in flight behind it.
-  const std::int64_t slabs = ceil_div<std::int64_t>(op.k, Cfg::BK);
-#pragma unroll
-  for (int s = 0; s < Cfg::kStages - 1; ++s) {
-    if (s < slabs) copy.issue(op, s, stage_a(s), stage_b(s));
-    async_commit();
-  }
-  async_wait<Cfg::kStages - 2>();
-  __syncthreads();
-  rewrite_b_kmajor<Cfg, Products>(stage_b(0), operand(0, 0), operand(0, 1), warp, lane);
-  load_a_split<Cfg, Products>(stage_a(0), wm, lane, a_big, a_small);
-  if (Cfg::kStages - 1 < slabs) copy.issue(op, Cfg::kStages - 1, stage_a(Cfg::kStages - 1), stage_b(Cfg::kStages - 1));
-  async_commit();
-  fence_shared_for_async_proxy();
-  __syncthreads();
-
-  // Step s: the MMAs of slab s go out (operand buffer s % 2, A in registers); while they run, slab s + 1
-  // (landed: kStages groups were committed before step 0, one per step since) is rewritten into the
-  // other buffer, which the MMAs of slab s - 1 read and are done with (each warpgroup waited for them
-  // before the barrier that ended step s - 1), and its A fragments split into registers; the copy of
-  // slab s + kStages goes into the stage slab s came from (rewritten in step s - 1, before a barrier).
+  const int a_rows = (warp / 4) * 64 / 8 * PackedLayout<Cfg>::kRowGroupFloats;  // this warpgroup's rows
   for (std::int64_t s = 0; s < slabs; ++s) {
-    const int buf = static_cast<int>(s & 1);
+    const unsigned use = static_cast<unsigned>((s / Cfg::kStages) & 1);
+    mbarrier_wait(&full[s % Cfg::kStages], use);
     wgmma_fence();
-    if constexpr (Products::kPromotesPerSlab)
-      wgmma_slab<Cfg, Products>(slab, a_big, a_small, operand(buf, 0), operand(buf, 1), true);
-    else wgmma_slab<Cfg, Products>(acc, a_big, a_small, operand(buf, 0), operand(buf, 1), false);
+    wgmma_stage<Cfg>(slab, stage(s) + a_rows, stage(s) + Cfg::kTileFloats);
     wgmma_commit();
-
-    std::uint32_t next_big[kKSteps][4], next_small[kKSteps][4];
-    const bool more = s + 1 < slabs;
-    if (more) {
-      async_wait<Cfg::kStages - 2>();
-      __syncthreads();
-      const int next_stage = static_cast<int>((s + 1) % Cfg::kStages), free_stage = static_cast<int>(s % Cfg::kStages);
-      if (s + Cfg::kStages < slabs) copy.issue(op, s + Cfg::kStages, stage_a(free_stage), stage_b(free_stage));
-      async_commit();
-      rewrite_b_kmajor<Cfg, Products>(stage_b(next_stage), operand(buf ^ 1, 0), operand(buf ^ 1, 1), warp, lane);
-      load_a_split<Cfg, Products>(stage_a(next_stage), wm, lane, next_big, next_small);
-      fence_shared_for_async_proxy();
+    if (tid == 0 && s >= 1 && s - 1 + Cfg::kStages < slabs) {
+      mbarrier_wait(&empty[(s - 1) % Cfg::kStages], static_cast<unsigned>(((s - 1) / Cfg::kStages) & 1));
+      load(s - 1 + Cfg::kStages);
     }
+    __syncwarp();
     wgmma_wait<0>();
 #pragma unroll
-    for (int i = 0; i < 64; ++i) {
-      pin_register(acc[i]);
-      pin_register(slab[i]);
+    for (int i = 0; i < 64; ++i) pin_register(slab[i]);
+    if (lane == 0) {
+      if constexpr (kCluster > 1) {
+        for (int c = 0; c < kCluster; ++c) mbarrier_arrive_in_cta(&empty[s % Cfg::kStages], static_cast<unsigned>(c));
+      } else {
+        mbarrier_arrive(&empty[s % Cfg::kStages]);
+      }
     }
-    if constexpr (Products::kPromotesPerSlab) {
-      // The tensor cores' accumulation truncates (11_tf32.cuh): the slab's sum is added in FP32.
+    // The tensor cores' accumulation truncates (11_tf32.cuh): the slab's sum is added in FP32.
 #pragma unroll
-      for (int i = 0; i < 64; ++i) acc[i] += slab[i];
-    }
-    if (more) {
-#pragma unroll
-      for (int kk = 0; kk < kKSteps; ++kk)
-#pragma unroll
-        for (int e = 0; e < 4; ++e) {
-          a_big[kk][e] = next_big[kk][e];
-          a_small[kk][e] = next_small[kk][e];
-        }
-    }
-    __syncthreads();
+    for (int i = 0; i < 64; ++i) acc[i] += slab[i];
   }
-  async_wait<0>();
-  __syncthreads();  // every warp is done with the stages: the results take their place
+  // Every copy into this block has landed and every MMA is done; past the cluster barrier no other
+  // block arrives here either: the results take the stages' place, and the block may exit.
+  cluster_barrier();
 
   // Thread 4g + t of warp w in its warpgroup holds rows 16w + g (+ 8), columns 8j + 2t (+ 1).
   float* const ctile = smem;
@@ -182,24 +206,75 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   tensor_core_tile_out<Cfg, Products>(op, ep, prefetched, ctile, row0, col0, tid);
 }
 
-//! The wgmma form's launcher: sm_90a code, so only for a compute capability 9.0 device (the caller,
-//! rungs/tensor_core_forms.cu, checks; so does this).
+//! Workspace of the wgmma form: both packed operands.
+template <class Cfg = WgmmaTensorCoreConfig>
+std::size_t wgmma_tensor_core_workspace_bytes(std::int64_t m, std::int64_t n, std::int64_t k) {
+  using L = PackedLayout<Cfg>;
+  if (m <= 0 || n <= 0 || k <= 0) return 0;
+  return static_cast<std::size_t>(L::floats(m, k) + L::floats(n, k)) * sizeof(float);
+}
+
+//! The wgmma form's launcher: the packing pass for A and B into c.rung_workspace (at least
+//! wgmma_tensor_core_workspace_bytes), then the GEMM. sm_90a code, so only for a compute capability
+//! 9.0 device (the caller, rungs/tensor_core_forms.cu, checks; so does this).
 template <class Products, class Cfg = WgmmaTensorCoreConfig>
 Status launch_wgmma_tensor_core(const GemmCall& c) {
-  constexpr int kSmem = Cfg::smem_bytes(Products::kTerms == 3 ? 2 : 1);
+  using L = PackedLayout<Cfg>;
   const DeviceInfo* device = nullptr;
   GPUPRIMS_TRY(current_device_info(&device));
   if (device->cc_major != 9 || device->cc_minor != 0) return Status::unsupported;
   unsigned blocks = 0;
   GPUPRIMS_TRY(tile_grid(c, Cfg::BM, Cfg::BN, &blocks));
+  const GemmOperands& op = c.op;
+  auto* const a_packed = static_cast<float*>(c.rung_workspace);
+  float* const b_packed = a_packed == nullptr ? nullptr : a_packed + L::floats(op.m, op.k);
+  if (op.k > 0) {
+    if (a_packed == nullptr) return Status::invalid_argument;
+    // Enough blocks to fill the GPU several times over; each loops over its share of the slabs.
+    const auto grid = [&](std::int64_t rows) {
+      return static_cast<unsigned>(min_of<std::int64_t>(L::tiles(rows) * L::slabs(op.k), 64LL * device->sm_count));
+    };
+    pack_tf32_parts_kernel<Cfg, Products, false><<<grid(op.m), 256, 0, c.stream>>>(op.A, op.m, op.k, op.lda, a_packed);
+    GPUPRIMS_LAUNCH_CHECK();
+    pack_tf32_parts_kernel<Cfg, Products, true><<<grid(op.n), 256, 0, c.stream>>>(op.B, op.n, op.k, op.ldb, b_packed);
+    GPUPRIMS_LAUNCH_CHECK();
+  }
+  // The largest cluster whose block of tiles divides the grid (kernel above).
+  const std::int64_t tiles_m = ceil_div<std::int64_t>(op.m, Cfg::BM), tiles_n = ceil_div<std::int64_t>(op.n, Cfg::BN);
+  const int cluster_m = tiles_m % 2 == 0 ? 2 : 1, cluster_n = tiles_n % 2 == 0 ? 2 : 1;
   Status st = Status::success;
-  const Status launched = launch_by_vec_and_epilogue(c, [&](auto vec, auto visitor) {
+  cudaError_t err = cudaSuccess;
+  const auto run = [&](auto cm, auto cn, auto visitor) {
     using V = typename decltype(visitor)::type;
-    constexpr auto kernel = &wgmma_tensor_core_kernel<Cfg, Products, decltype(vec)::value, V>;
-    st = allow_dynamic_smem<kernel>(*device, kSmem);
-    if (st == Status::success) kernel<<<blocks, Cfg::kThreads, kSmem, c.stream>>>(c.op, epilogue_params<V>(c));
+    constexpr auto kernel = &wgmma_tensor_core_kernel<Cfg, Products, decltype(cm)::value, decltype(cn)::value, V>;
+    st = allow_dynamic_smem<kernel>(*device, Cfg::kSmemBytes);
+    if (st != Status::success) return;
+    cudaLaunchAttribute cluster{};
+    cluster.id = cudaLaunchAttributeClusterDimension;
+    cluster.val.clusterDim.x = static_cast<unsigned>(decltype(cm)::value * decltype(cn)::value);
+    cluster.val.clusterDim.y = 1;
+    cluster.val.clusterDim.z = 1;
+    cudaLaunchConfig_t config{};
+    config.gridDim = dim3(blocks);
+    config.blockDim = dim3(Cfg::kThreads);
+    config.dynamicSmemBytes = Cfg::kSmemBytes;
+    config.stream = c.stream;
+    config.attrs = &cluster;
+    config.numAttrs = 1;
+    err = cudaLaunchKernelEx(&config, kernel, op, static_cast<const float*>(a_packed),
+                             static_cast<const float*>(b_packed), epilogue_params<V>(c));
+  };
+  using One = std::integral_constant<int, 1>;
+  using Two = std::integral_constant<int, 2>;
+  const Status launched = launch_by_epilogue(c, [&](auto visitor) {
+    if (cluster_m == 2 && cluster_n == 2) run(Two{}, Two{}, visitor);
+    else if (cluster_m == 2) run(Two{}, One{}, visitor);
+    else if (cluster_n == 2) run(One{}, Two{}, visitor);
+    else run(One{}, One{}, visitor);
   });
-  return st != Status::success ? st : launched;
+  GPUPRIMS_TRY(st);
+  GPUPRIMS_CUDA_TRY(err);
+  return launched;
 }
 
 }  // namespace gpuprims::detail

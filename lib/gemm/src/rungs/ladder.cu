@@ -45,7 +45,9 @@ constexpr LadderRung kLadder[] = {
       DoubleBufferedRungConfig::BN}},
     {Algorithm::tuned, {"tuned", nullptr, 0, 0}},
     {Algorithm::tf32, {"tf32", &launch_tf32_rung, TensorCoreRungConfig::BM, TensorCoreRungConfig::BN}},
-    {Algorithm::tf32x3, {"tf32x3", &launch_tf32x3_rung, TensorCoreRungConfig::BM, TensorCoreRungConfig::BN}},
+    {Algorithm::tf32x3,
+     {"tf32x3", &launch_tf32x3_rung, TensorCoreRungConfig::BM, TensorCoreRungConfig::BN, PathKind::tile, false, 1, 1,
+      nullptr, nullptr, nullptr, &tf32x3_workspace_bytes}},
 };
 
 constexpr std::size_t kRungs = sizeof(kLadder) / sizeof(kLadder[0]);

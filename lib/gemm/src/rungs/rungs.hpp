@@ -4,6 +4,8 @@
 // (cost_model.hpp) needs to know of each kernel. The ladder registry (rungs/ladder.cu) holds one per
 // public algorithm; the tuned rung's paths are listed by tuned_paths().
 #include <array>
+#include <cstddef>
+#include <cstdint>
 
 #include <gpuprims/gemm.hpp>
 #include <gpuprims/status.hpp>
@@ -32,6 +34,9 @@ struct RungEntry {
   // blocks per tile), and whether it runs on the current device; nullptr for paths without one.
   Status (*run_cluster)(const GemmCall&) = nullptr;
   Status (*cluster_usable)(bool* usable) = nullptr;
+  // Workspace the launcher needs for itself on the current device (GemmCall::rung_workspace, 16-byte
+  // aligned); nullptr for paths that need none.
+  std::size_t (*workspace_bytes)(std::int64_t m, std::int64_t n, std::int64_t k) = nullptr;
 };
 
 // A line of the ladder registry (rungs/ladder.cu): a public algorithm and the path it runs (for

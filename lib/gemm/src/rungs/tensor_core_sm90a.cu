@@ -8,4 +8,8 @@ namespace gpuprims::detail {
 
 Status launch_tf32x3_wgmma(const GemmCall& c) { return launch_wgmma_tensor_core<ThreeTf32Products>(c); }
 
+std::size_t tf32x3_wgmma_workspace_bytes(std::int64_t m, std::int64_t n, std::int64_t k) {
+  return wgmma_tensor_core_workspace_bytes(m, n, k);
+}
+
 }  // namespace gpuprims::detail
