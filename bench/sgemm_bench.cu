@@ -8,7 +8,7 @@
 // rungs (tf32x3 included), within kLossyBound for the TF32 ones (ours and cuBLAS's). The accuracy
 // suite ("suite": "accuracy", not timed) measures tuned, tf32, tf32x3 and both cuBLAS modes against a
 // double-precision CPU reference (gemm_accuracy.hpp).
-//   sgemm_bench [--out sgemm.json] [--quick] [--suite all|standard|heldout|accuracy]
+//   sgemm_bench [--out sgemm.json] [--quick] [--suite all|standard|heldout|accuracy|tc_splits]
 //   sgemm_bench --single ALGO M N K     one call, for ncu
 #include <gpuprims/gemm.hpp>
 
@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "gemm/src/gemm_internal.hpp"
+#include "gemm/src/rungs/tensor_core_forms.hpp"
 #include "gemm_accuracy.hpp"
 #include "gemm_shapes.hpp"
 #include "harness.hpp"
@@ -208,6 +209,75 @@ void run_heldout(Timer& timer, cublasHandle_t cublas, const TimingOptions& opt, 
                 c.worst, c.worst_shape.c_str());
 }
 
+// The tensor-core split suite ("suite": "tc_splits", not in "all"): the tensor-core rungs with k
+// forced into 1, 2, 4, ... splits (and, on Hopper, each form pinned), beside cuBLAS FP32,
+// on shapes whose 128 x 128 tiles leave most SMs idle; plus the plan the automatic pick makes. The
+// measurement behind the split rules and the form rule of tensor_core_forms.hpp.
+void run_tc_splits(Timer& timer, cublasHandle_t cublas, const TimingOptions& opt, const GpuInfo& gpu, Report& report) {
+  namespace d = gpuprims::detail;
+  const GemmShape shapes[] = {{256, 256, 256},   {512, 512, 512},  {1024, 1024, 1024}, {128, 8192, 8192},
+                              {384, 384, 4096},  {768, 768, 768},  {256, 2048, 2048},  {64, 64, 65536},
+                              {1000, 1000, 300}, {640, 1280, 2000}};
+  const d::DeviceShape* device = nullptr;
+  if (d::current_device_shape(&device) != gpuprims::Status::success || gpu.cc_major < 8) return;
+  std::printf("\ntensor-core splits\n%-20s %-8s %-9s %6s %10s %10s %8s\n", "shape", "rung", "form", "splits", "ms",
+              "cuBLAS ms", "x cuBLAS");
+  for (const GemmShape& s : shapes) {
+    const std::int64_t m = s.m, n = s.n, k = s.k;
+    const double flops = 2.0 * m * n * k;
+    const DeviceProblem problem(cublas, m, n, k, 51 + m, 53 + n);
+    float *A = problem.A.get(), *B = problem.B.get(), *C = problem.C.get();
+    const Timing vendor =
+        timer.time([&] { BENCH_CUBLAS(tk::sgemm_rowmajor(cublas, m, n, k, 1.0f, A, k, B, n, 0.0f, C, n)); }, opt);
+    for (Algorithm algo : {Algorithm::tf32, Algorithm::tf32x3}) {
+      std::vector<d::TensorCoreForm> forms{d::TensorCoreForm::automatic, d::TensorCoreForm::mma_sync};
+      if (d::wgmma_form_runs()) forms.push_back(d::TensorCoreForm::wgmma);
+      for (d::TensorCoreForm form : forms) {
+        d::set_tensor_core_form(form);
+        const char* form_name = form == d::TensorCoreForm::automatic  ? "auto"
+                                : form == d::TensorCoreForm::mma_sync ? "mma_sync"
+                                                                      : "wgmma";
+        const d::RungEntry& path = d::ladder_rung(algo)->path;
+        const int automatic = d::plan_for(algo, m, n, k, true, *device).splits;
+        for (int want : {0, 1, 2, 4, 8, 16, 32, 64, 128}) {
+          if (form == d::TensorCoreForm::automatic ? want != 0 : want == 0) continue;
+          const d::GemmPlan plan = d::ladder_plan(path, m, n, k, want == 0 ? automatic : want);
+          if (want != 0 && (plan.splits != want || d::plan_blocks_x(path, m, n) * want > 8 * device->sm_count))
+            continue;
+          const d::SgemmArgs a{m, n, k, 1.0f, A, k, B, n, 0.0f, C, n, algo, nullptr, false};
+          d::PreparedCall p;
+          if (d::prepare_sgemm(a, &plan, &p) != gpuprims::Status::success) continue;
+          const auto ws = device_buffer<unsigned char>(static_cast<std::int64_t>(p.workspace_bytes) + 1, "ws");
+          auto call = [&] {
+            const gpuprims::Status st = d::launch_sgemm(a, p, ws.get(), p.workspace_bytes, timer.stream());
+            if (st != gpuprims::Status::success) {
+              std::fprintf(stderr, "[bench] tc_splits %s failed: %s\n", shape_name(s).c_str(), gpuprims::to_string(st));
+              std::exit(1);
+            }
+          };
+          const Timing t = timer.time(call, opt);
+          const double ratio = vendor.median_ms / t.median_ms;
+          std::printf("%-20s %-8s %-9s %6d %10.4f %10.4f %8.3f\n", shape_name(s).c_str(), gpuprims::gemm::name(algo),
+                      form_name, plan.splits, t.median_ms, vendor.median_ms, ratio);
+          report.add({{"suite", std::string("tc_splits")},
+                      {"algorithm", std::string(gpuprims::gemm::name(algo))},
+                      {"impl", std::string("ours")},
+                      {"form", std::string(form_name)},
+                      {"splits", static_cast<std::int64_t>(plan.splits)},
+                      {"m", m},
+                      {"n", n},
+                      {"k", k},
+                      {"time_ms", t.median_ms},
+                      {"tflops", flops / (t.median_ms * 1e-3) / 1e12},
+                      {"cublas_ms", vendor.median_ms},
+                      {"ratio_to_cublas", ratio}});
+        }
+      }
+      d::set_tensor_core_form(d::TensorCoreForm::automatic);
+    }
+  }
+}
+
 // The accuracy suite: tuned, tf32, tf32x3, cuBLAS FP32 and cuBLAS TF32 on one 1024 x 1024 x 4096
 // product against a double-precision CPU reference on kAccuracyRows rows spread over m (all columns),
 // for two kinds of inputs: uniform in [-1, 1], and the same with each row of A and each column of B
@@ -330,8 +400,9 @@ int main(int argc, char** argv) {
   std::string suite = "all";
   for (int i = 1; i + 1 < argc; ++i)
     if (std::strcmp(argv[i], "--suite") == 0) suite = argv[i + 1];
-  if (suite != "all" && suite != "standard" && suite != "heldout" && suite != "accuracy") {
-    std::fprintf(stderr, "[bench] --suite takes all, standard, heldout or accuracy, not '%s'\n", suite.c_str());
+  if (suite != "all" && suite != "standard" && suite != "heldout" && suite != "accuracy" && suite != "tc_splits") {
+    std::fprintf(stderr, "[bench] --suite takes all, standard, heldout, accuracy or tc_splits, not '%s'\n",
+                 suite.c_str());
     return 64;
   }
   auto wanted = [&](const char* name) { return suite == "all" || suite == name; };
@@ -461,6 +532,7 @@ int main(int argc, char** argv) {
     }
   }
   if (wanted("heldout")) run_heldout(timer, cublas.get(), opt, args.quick, report);
+  if (suite == "tc_splits") run_tc_splits(timer, cublas.get(), opt, gpu, report);
   if (wanted("accuracy")) run_accuracy(gpu, cublas.get(), cublas_tf32.get(), timer.stream(), report);
   return report.write(args.out) ? 0 : 1;
 }

@@ -60,11 +60,16 @@ GemmPlan plan_for(gemm::Algorithm algo, std::int64_t m, std::int64_t n, std::int
                   const DeviceShape& device) {
   const LadderRung* rung = ladder_rung(algo);
   if (rung != nullptr && rung->path.run != nullptr) {
-    GemmPlan plan = make_plan(rung->path, k, 1);
-    if (rung->path.workspace_bytes != nullptr) plan.rung_bytes = rung->path.workspace_bytes(m, n, k);
-    return plan;
+    const RungEntry& path = rung->path;
+    return ladder_plan(path, m, n, k, path.ladder_splits ? path.ladder_splits(m, n, k, device.sm_count) : 1);
   }
   return cached_pick(m, n, k, store_c, device);
+}
+
+GemmPlan ladder_plan(const RungEntry& path, std::int64_t m, std::int64_t n, std::int64_t k, int splits) {
+  GemmPlan plan = make_plan(path, k, splits);
+  if (path.workspace_bytes != nullptr) plan.rung_bytes = path.workspace_bytes(m, n, k, plan.splits, plan.k_split);
+  return plan;
 }
 
 // The scale-only case runs the coalesced kernel with k = 0 and alpha = 0, whatever the algorithm.

@@ -13,10 +13,15 @@
 
 namespace gpuprims::detail {
 
-// The plan algo takes for an m x n x k product: the rung itself (one k range) for ladder rungs, the
-// cost model's pick for tuned. store_c: the product is written (false: a top-2 call without C).
+// The plan algo takes for an m x n x k product: for a ladder rung the rung itself, with k split by its
+// split rule (RungEntry::ladder_splits: the tensor-core rungs'); the cost model's pick for tuned.
+// store_c: the product is written (false: a top-2 call without C).
 GemmPlan plan_for(gemm::Algorithm algo, std::int64_t m, std::int64_t n, std::int64_t k, bool store_c,
                   const DeviceShape& device);
+
+// A ladder rung's plan with k in about `splits` ranges (make_plan) and the workspace its launcher
+// needs for itself: what plan_for gives, with the split count chosen by the caller (benchmarks).
+GemmPlan ladder_plan(const RungEntry& path, std::int64_t m, std::int64_t n, std::int64_t k, int splits);
 
 // The plan of the scale-only case (k == 0 or alpha == 0: C = beta * C, A and B never read).
 GemmPlan scale_only_plan();

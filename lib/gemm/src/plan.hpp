@@ -80,6 +80,17 @@ inline std::int64_t plan_blocks_x(const RungEntry& path, std::int64_t m, std::in
   return ceil_div<std::int64_t>(m, path.bm) * ceil_div<std::int64_t>(n, path.bn);
 }
 
+// The split rule of the ladder rungs that split k (RungEntry::ladder_splits: the tensor-core rungs;
+// the tuned rung's pick has its own cost model): one split, unless `tiles` blocks leave more than half
+// of the `resident` blocks the GPU holds at once idle; then as many as fill those about once, each at
+// least kMinLadderSplitDepth deep (one 32-deep slab).
+inline constexpr std::int64_t kMinLadderSplitDepth = 32;
+inline int fill_splits(std::int64_t tiles, std::int64_t k, std::int64_t resident) {
+  if (tiles <= 0 || k <= 0 || 2 * tiles > resident) return 1;
+  const std::int64_t splits = min_of<std::int64_t>(resident / tiles, k / kMinLadderSplitDepth);
+  return static_cast<int>(max_of<std::int64_t>(1, min_of<std::int64_t>(splits, kMaxSplits)));
+}
+
 // Split-K partial products: one m x ld slice per split, ld = n rounded up to 4 (each row starts
 // 16-byte aligned, so the reduction reads float4).
 inline std::int64_t partials_ld(std::int64_t n) { return round_up<std::int64_t>(max_of<std::int64_t>(n, 1), 4); }

@@ -5,8 +5,10 @@
 
 #include <gpuprims/gemm.hpp>
 
+#include <cmath>
 #include <cstdint>
 #include <iterator>
+#include <random>
 #include <set>
 #include <string>
 #include <vector>
@@ -298,7 +300,50 @@ TEST(GemmPlan, FitsRejectsShapesAndSplitsOutsideAPath) {
   split.k_split += 1;
   EXPECT_FALSE(d::plan_fits(split, 300, 300, 1000)) << "misaligned range";
   const d::GemmPlan ladder = d::make_plan(d::ladder_rung(Algorithm::double_buffered)->path, 1000, 4);
-  EXPECT_EQ(ladder.splits, 1) << "ladder rungs never split k";
+  EXPECT_EQ(ladder.splits, 1) << "the FP32 ladder rungs never split k";
+}
+
+// Of the ladder rungs only the tensor-core ones have a split rule, and it splits only where their
+// tiles leave more than half of the SMs idle: then into at most as many splits as fill the SMs once,
+// none shallower than kMinLadderSplitDepth, every range a whole number of 32-deep slabs. (Without a
+// GPU the rules are those of the mma.sync form; the wgmma form's keeps within fewer resident blocks.)
+TEST(GemmPlan, LadderRungsSplitKOnlyOnTensorCoresAndOnlyOverIdleSms) {
+  std::mt19937_64 rng(20261123);
+  std::uniform_real_distribution<double> log_side(0.0, 16.0);
+  const auto side = [&] { return static_cast<std::int64_t>(std::exp2(log_side(rng))); };
+  for (Algorithm algo : gemm::kAllAlgorithms) {
+    const d::RungEntry& path = d::ladder_rung(algo)->path;
+    if (path.run == nullptr) continue;  // tuned: the cost model's pick
+    const bool tensor_core = algo == Algorithm::tf32 || algo == Algorithm::tf32x3;
+    SCOPED_TRACE(gemm::name(algo));
+    EXPECT_EQ(path.splits_k, tensor_core);
+    EXPECT_EQ(path.ladder_splits != nullptr, tensor_core);
+    if (path.ladder_splits == nullptr) continue;
+    int split = 0;
+    for (int i = 0; i < 3000; ++i) {
+      const std::int64_t m = side(), n = side(), k = side();
+      const int sms = i % 3 == 0 ? 16 : i % 3 == 1 ? 108 : 132;
+      const d::GemmPlan p = d::make_plan(path, k, path.ladder_splits(m, n, k, sms));
+      SCOPED_TRACE(std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k) + " on " +
+                   std::to_string(sms) + " SMs: " + d::plan_label(p));
+      ASSERT_TRUE(d::plan_fits(p, m, n, k));
+      const std::int64_t tiles = d::plan_blocks_x(path, m, n);
+      if (2 * tiles > sms) {
+        EXPECT_EQ(p.splits, 1);
+      }
+      if (p.splits > 1) {
+        ++split;
+        EXPECT_LE(tiles * p.splits, sms);
+        EXPECT_GE(p.k_split, d::kMinLadderSplitDepth);
+        EXPECT_EQ(p.k_split % 32, 0);
+      }
+    }
+    EXPECT_GT(split, 0) << "the draw reaches few-tile shapes";
+  }
+  EXPECT_EQ(d::fill_splits(1024, 4096, 132), 1);
+  EXPECT_EQ(d::fill_splits(64, 8192, 132), 2) << "64 tiles: two splits fill 128 of 132";
+  EXPECT_EQ(d::fill_splits(9, 4096, 132), 14) << "9 tiles: 14 splits fill 126";
+  EXPECT_EQ(d::fill_splits(1, 64, 132), 2) << "no split shallower than one 32-deep slab";
 }
 
 // Cluster plans: only paths with a cluster form have them; at most the portable cluster size of
@@ -452,7 +497,7 @@ TEST(GemmWorkspace, OnePartialPerBlockOfTheLaunchedKernel) {
   EXPECT_EQ(gemm::top2_workspace_bytes(-1, 4, 4), 0u);
   EXPECT_EQ(gemm::sgemm_workspace_bytes(-1, 4, 4), 0u);
   EXPECT_EQ(gemm::sgemm_workspace_bytes(4, 4, 4, static_cast<Algorithm>(99)), 0u);
-  EXPECT_EQ(gemm::sgemm_workspace_bytes(4096, 4096, 4096, Algorithm::warptile), 0u) << "ladder rungs never split";
+  EXPECT_EQ(gemm::sgemm_workspace_bytes(4096, 4096, 4096, Algorithm::warptile), 0u) << "FP32 ladder rungs never split";
 }
 
 TEST(GemmWorkspace, QueriesCoverThePlansPickedWithAndWithoutC) {

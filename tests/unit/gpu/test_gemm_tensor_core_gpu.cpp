@@ -1,8 +1,8 @@
 // The tensor-core rungs (tf32, tf32x3) on what only they can get wrong: tf32x3's accuracy beside the
 // FP32 tuned rung on the same inputs (uniform data, and exponents spanning 2^-40..2^40), a long k (the
 // tensor cores' own accumulation), non-finite inputs and values near FLT_MAX (the split), subnormal
-// remainders, and bitwise determinism. These run tf32x3's wgmma form wherever the GPU has it (pinned:
-// at these sizes the automatic pick would take mma.sync); the TensorCoreForms tests run each form
+// remainders, and bitwise determinism. These run both rungs' wgmma form wherever the GPU has it
+// (pinned: at these sizes the automatic pick would take mma.sync); the TensorCoreForms tests run each form
 // over tails, strides, offsets, alpha/beta and the fused top-2s, and the mma.sync form's accuracy on a
 // Hopper GPU too. The same matrix runs for every rung's automatic pick in test_gemm_gpu.cpp,
 // test_top2_gpu.cpp and the property tests.
@@ -17,6 +17,8 @@
 #include <string>
 #include <vector>
 
+#include "common/src/device_buffer.hpp"
+#include "gemm/src/gemm_internal.hpp"
 #include "gemm/src/rungs/tensor_core_forms.hpp"
 #include "support/gemm_check.hpp"
 #include "support/gpu.hpp"
@@ -93,8 +95,8 @@ class PinnedForm {
   PinnedForm& operator=(const PinnedForm&) = delete;
 };
 
-// tf32x3's wgmma form where the device has it, whatever the shape (the shapes here are small enough
-// that the automatic pick would take mma.sync; TensorCoreForms covers that form).
+// The wgmma form where the device has it, whatever the shape (the shapes here are small enough that
+// the automatic pick would take mma.sync; TensorCoreForms covers that form).
 class TensorCore : public ::testing::Test {
   const PinnedForm pin_{gpuprims::detail::TensorCoreForm::wgmma};
 };
@@ -130,17 +132,42 @@ TEST_F(TensorCore, Tf32x3WithinItsBoundWhenEveryElementHasItsOwnExponent) {
   compare_with_tuned(l, wide_exponent_inputs(l, rng, true), "wide_elements", 0.0);
 }
 
+// The call as the public API makes it, or with `plan` forced (nullptr: the automatic plan), into a
+// NaN-poisoned C; the C it leaves.
+std::vector<float> run_plan(const t::GemmLayout& l, const t::GemmInputs& in, Algorithm algo,
+                            const gpuprims::detail::GemmPlan* plan) {
+  namespace d = gpuprims::detail;
+  t::GuardedArray a(in.A.size(), l.off_a), b(in.B.size(), l.off_b), c(in.C.size(), l.off_c);
+  EXPECT_TRUE(a.ok() && b.ok() && c.ok());
+  a.upload(in.A);
+  b.upload(in.B);
+  c.poison();
+  const d::SgemmArgs args{l.m,   l.n,  l.k,      1.0f,  a.data(), l.lda,   b.data(),
+                          l.ldb, 0.0f, c.data(), l.ldc, algo,     nullptr, false};
+  d::PreparedCall p;
+  EXPECT_STATUS(Status::success, d::prepare_sgemm(args, plan, &p));
+  const d::DeviceBuffer<unsigned char> ws(p.workspace_bytes + 16);
+  EXPECT_STATUS(Status::success, d::launch_sgemm(args, p, ws.get(), p.workspace_bytes, nullptr));
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  EXPECT_EQ(a.guard_damage() + b.guard_damage() + c.guard_damage(), "");
+  return c.download();
+}
+
 TEST_F(TensorCore, LongKStaysWithinEachRungsBound) {
   GPUPRIMS_REQUIRE_GPU();
-  // One 128 x 128 tile of output over a long k: the tensor cores' accumulation is what is tested.
+  namespace d = gpuprims::detail;
+  // One 128 x 128 tile of output over a long k: the tensor cores' accumulation is what is tested, in
+  // one k range (forced) and as the automatic plan splits it (over the idle SMs).
   const auto l = t::make_layout(64, 64, t::sized_for_sanitizer(65536, 4096));
   auto rng = t::make_rng(1203);
   const t::GemmInputs in = t::make_inputs(l, rng);
   const t::ProductReference ref = t::reference_product(l.m, l.n, l.k, in.A.data(), l.lda, in.B.data(), l.ldb);
   for (Algorithm algo : {Algorithm::tf32, Algorithm::tf32x3}) {
-    const t::GemmRun run = t::run_sgemm(l, in, algo, 1.0f, 0.0f, true);
-    ASSERT_STATUS(Status::success, run.status);
-    EXPECT_EQ(t::check_gemm(l, ref, 1.0f, 0.0f, in.C, run.C, true, algo), "") << gpuprims::gemm::name(algo);
+    const d::GemmPlan one = d::ladder_plan(d::ladder_rung(algo)->path, l.m, l.n, l.k, 1);
+    for (const d::GemmPlan* plan : {&one, static_cast<const d::GemmPlan*>(nullptr)}) {
+      SCOPED_TRACE(std::string(gpuprims::gemm::name(algo)) + (plan ? " one k range" : " automatic plan"));
+      EXPECT_EQ(t::check_gemm(l, ref, 1.0f, 0.0f, in.C, run_plan(l, in, algo, plan), true, algo), "");
+    }
   }
 }
 
@@ -240,21 +267,27 @@ TEST(TensorCoreForms, WgmmaFormRunsExactlyOnComputeCapability90WhenBuilt) {
   GPUPRIMS_REQUIRE_GPU();
   namespace d = gpuprims::detail;
   const bool expected = d::wgmma_form_built() && device_cc() == 90;
-  EXPECT_EQ(d::tf32x3_uses_wgmma(), expected);
+  EXPECT_EQ(d::wgmma_form_runs(), expected);
   {
     const PinnedForm pin(d::TensorCoreForm::mma_sync);
-    EXPECT_FALSE(d::tf32x3_uses_wgmma());
+    EXPECT_FALSE(d::wgmma_form_runs());
   }
-  EXPECT_EQ(d::tf32x3_uses_wgmma(), expected);
-  // The automatic pick by shape: the wgmma form where its packing pass pays off.
-  EXPECT_EQ(d::tf32x3_uses_wgmma(4096, 4096, 4096), expected);
-  EXPECT_EQ(d::tf32x3_uses_wgmma(512, 4096, 128), expected);
-  EXPECT_FALSE(d::tf32x3_uses_wgmma(16384, 16384, 64));
-  EXPECT_FALSE(d::tf32x3_uses_wgmma(128, 8192, 8192));
-  EXPECT_FALSE(d::tf32x3_uses_wgmma(256, 256, 256));
+  EXPECT_EQ(d::wgmma_form_runs(), expected);
+  // The automatic pick by shape, unsplit: the wgmma form where its packing pass pays off (tf32 needs
+  // a longer k) and the mma.sync form would not split k; split, tf32x3's alone and only deep splits.
+  const Algorithm x3 = Algorithm::tf32x3, one = Algorithm::tf32;
+  EXPECT_EQ(d::wgmma_form_runs(x3, 4096, 4096, 4096, 1, 4096), expected);
+  EXPECT_EQ(d::wgmma_form_runs(one, 4096, 4096, 4096, 1, 4096), expected);
+  EXPECT_EQ(d::wgmma_form_runs(x3, 512, 4096, 128, 1, 128), expected);
+  EXPECT_FALSE(d::wgmma_form_runs(one, 512, 4096, 128, 1, 128));
+  EXPECT_FALSE(d::wgmma_form_runs(x3, 16384, 16384, 64, 1, 64));
+  EXPECT_FALSE(d::wgmma_form_runs(x3, 128, 8192, 8192, 1, 8192));
+  EXPECT_FALSE(d::wgmma_form_runs(x3, 256, 256, 256, 1, 256));
+  EXPECT_FALSE(d::wgmma_form_runs(x3, 512, 512, 512, 8, 64)) << "splits of two slabs run mma.sync";
+  EXPECT_FALSE(d::wgmma_form_runs(one, 768, 768, 768, 3, 256)) << "tf32 splits run mma.sync";
   {
     const PinnedForm pin(d::TensorCoreForm::wgmma);
-    EXPECT_EQ(d::tf32x3_uses_wgmma(1, 1, 1), expected);
+    EXPECT_EQ(d::wgmma_form_runs(x3, 1, 1, 1, 1, 1), expected);
   }
   std::printf("wgmma form built: %d, device cc %d, in use: %d\n", d::wgmma_form_built() ? 1 : 0, device_cc(),
               expected ? 1 : 0);
@@ -332,14 +365,23 @@ TEST(TensorCoreForms, Tf32x3WorkspaceHoldsThePackedOperandsWhenTheWgmmaFormRuns)
   GPUPRIMS_REQUIRE_GPU();
   namespace d = gpuprims::detail;
   namespace g = gpuprims::gemm;
-  const std::int64_t m = 600, n = 520, k = 130;  // 5 x 5 tiles, 5 slabs; pays off (wgmma_form_pays_off)
-  ASSERT_TRUE(d::wgmma_form_pays_off(m, n, k));
-  const std::size_t packed = (5 + 5) * 5 * 2 * 128 * 32 * sizeof(float);
+  const std::int64_t m = 1100, n = 1030, k = 130;  // 9 x 9 tiles, 5 slabs; pays off (wgmma_form_pays_off)
+  ASSERT_TRUE(d::wgmma_form_pays_off(Algorithm::tf32x3, m, n, k));
+  const d::DeviceShape* device = nullptr;
+  ASSERT_STATUS(Status::success, d::current_device_shape(&device));
+  ASSERT_EQ(d::plan_for(Algorithm::tf32x3, m, n, k, true, *device).splits, 1)
+      << "81 tiles fill more than half of this GPU's SMs: no split partials in the workspace";
+  const std::size_t packed = (9 + 9) * 5 * 2 * 128 * 32 * sizeof(float);
   const std::size_t need = g::sgemm_workspace_bytes(m, n, k, Algorithm::tf32x3);
-  EXPECT_EQ(need, d::tf32x3_uses_wgmma() ? packed : 0u);
+  EXPECT_EQ(need, d::wgmma_form_runs() ? packed : 0u);
+  // tf32 packs one part, rounded once, instead of two, where its longer k pays off (10 slabs here).
+  EXPECT_EQ(g::sgemm_workspace_bytes(m, n, k, Algorithm::tf32), 0u);
+  EXPECT_EQ(g::sgemm_workspace_bytes(m, n, 300, Algorithm::tf32),
+            d::wgmma_form_runs() ? (9 + 9) * 10 * 1 * 128 * 32 * sizeof(float) : 0u);
   EXPECT_EQ(g::sgemm_workspace_bytes(m, n, 0, Algorithm::tf32x3), 0u);
-  EXPECT_EQ(g::sgemm_workspace_bytes(300, 200, 70, Algorithm::tf32x3), 0u);  // too small to pay off
-  if (d::tf32x3_uses_wgmma()) {
+  // A short side: the form does not pay off (and 32 x 3 tiles fill more than half the SMs: no split).
+  EXPECT_EQ(g::sgemm_workspace_bytes(4000, 300, 70, Algorithm::tf32x3), 0u);
+  if (d::wgmma_form_runs()) {
     EXPECT_GT(g::top2_workspace_bytes(m, n, k, Algorithm::tf32x3), packed);
   }
   {
@@ -348,8 +390,8 @@ TEST(TensorCoreForms, Tf32x3WorkspaceHoldsThePackedOperandsWhenTheWgmmaFormRuns)
   }
   {
     const PinnedForm pin(d::TensorCoreForm::wgmma);
-    EXPECT_EQ(g::sgemm_workspace_bytes(300, 200, 70, Algorithm::tf32x3),
-              d::tf32x3_uses_wgmma() ? (3 + 2) * 3 * 2 * 128 * 32 * sizeof(float) : 0u);
+    EXPECT_EQ(g::sgemm_workspace_bytes(4000, 300, 70, Algorithm::tf32x3),
+              d::wgmma_form_runs() ? (32 + 3) * 3 * 2 * 128 * 32 * sizeof(float) : 0u);
   }
 
   const auto l = t::make_layout(m, n, k, 1, 2, 3, 1, 0, 2);
@@ -381,6 +423,89 @@ TEST(TensorCoreForms, Tf32x3WorkspaceHoldsThePackedOperandsWhenTheWgmmaFormRuns)
   EXPECT_EQ(std::memcmp(out.data(), allocating.C.data(), out.size() * sizeof(float)), 0);
   EXPECT_EQ(a.guard_damage() + b.guard_damage() + c.guard_damage() + ws.guard_damage(), "");
 }
+
+// Split-K plans of both rungs in each form, forced: 1 range, 3 (which divide no k here), 16 (a short
+// last range) and 1000 (trimmed to whole 32-deep slabs), over tails, padded leading dimensions and
+// offsets: the product (alpha, beta; beta = 0 over a NaN C) within the rung's bound, and the fused
+// top-2 (global, C stored and not; per row) equal to the unfused twin over the stored C. The
+// partials are summed in split order before the epilogue (split_k_reduce.cuh).
+class TensorCoreSplits : public ::testing::TestWithParam<gpuprims::detail::TensorCoreForm> {};
+
+TEST_P(TensorCoreSplits, ForcedSplitsOfEveryDepthKeepTheProductAndTheFusedTop2s) {
+  GPUPRIMS_REQUIRE_GPU();
+  namespace d = gpuprims::detail;
+  const PinnedForm pin(GetParam());
+  const d::DeviceShape* device = nullptr;
+  ASSERT_STATUS(Status::success, d::current_device_shape(&device));
+  const t::GemmLayout layouts[] = {t::make_layout(1, 1, 1), t::make_layout(129, 127, 33),
+                                   t::make_layout(259, 133, 333, 1, 2, 3, 3, 2, 1),
+                                   t::make_layout(300, 259, 1000, 4, 4, 4)};
+  for (const t::GemmLayout& l : layouts) {
+    auto rng = t::make_rng(1500 + l.m);
+    const t::GemmInputs in = t::make_inputs(l, rng);
+    const t::ProductReference ref = t::reference_product(l.m, l.n, l.k, in.A.data(), l.lda, in.B.data(), l.ldb);
+    for (Algorithm algo : {Algorithm::tf32, Algorithm::tf32x3}) {
+      int last = 0;
+      for (const int want : {1, 3, 16, 1000}) {
+        const d::GemmPlan plan = d::ladder_plan(d::ladder_rung(algo)->path, l.m, l.n, l.k, want);
+        if (plan.splits == last) continue;
+        last = plan.splits;
+        SCOPED_TRACE(std::string(gpuprims::gemm::name(algo)) + " " + l.describe() + " splits " +
+                     std::to_string(plan.splits) + " of " + std::to_string(plan.k_split));
+        ASSERT_TRUE(d::plan_fits(plan, l.m, l.n, l.k));
+        t::GuardedArray a(in.A.size(), l.off_a), b(in.B.size(), l.off_b), c(in.C.size(), l.off_c);
+        ASSERT_TRUE(a.ok() && b.ok() && c.ok());
+        a.upload(in.A);
+        b.upload(in.B);
+        const std::size_t ws_bytes = std::max(d::call_workspace_bytes(plan, l.m, l.n, true, device->sm_count),
+                                              d::call_workspace_bytes(plan, l.m, l.n, true, device->sm_count, true));
+        const d::DeviceBuffer<unsigned char> ws(ws_bytes + 16);
+        ASSERT_TRUE(ws);
+        for (const float beta : {-0.5f, 0.0f}) {
+          if (beta == 0.0f) c.poison();
+          else c.upload(in.C);
+          const d::SgemmArgs args{l.m,   l.n,  l.k,      0.75f, a.data(), l.lda,   b.data(),
+                                  l.ldb, beta, c.data(), l.ldc, algo,     nullptr, false};
+          ASSERT_STATUS(Status::success, d::sgemm_run(args, &plan, ws.get(), ws_bytes, nullptr));
+          CUDA_OK(cudaDeviceSynchronize());
+          EXPECT_EQ(t::check_gemm(l, ref, 0.75f, beta, in.C, c.download(), beta == 0.0f, algo), "") << "beta " << beta;
+        }
+        // C now holds the beta = 0 product; the fused forms over it (stored again, or not) and per row.
+        const std::vector<float> stored = c.download();
+        const t::Top2Run twin = t::run_reduce_top2(stored, l.m, l.n, l.ldc, l.off_c);
+        ASSERT_STATUS(Status::success, twin.status);
+        const d::DeviceBuffer<gpuprims::Top2> top2(static_cast<std::size_t>(l.m));
+        ASSERT_TRUE(top2);
+        for (const bool store : {true, false}) {
+          CUDA_OK(cudaMemset(top2.get(), 0x7F, sizeof(gpuprims::Top2)));
+          const d::SgemmArgs fused{l.m,   l.n,      l.k,        0.75f, a.data(),
+                                   l.lda, b.data(), l.ldb,      0.0f,  store ? c.data() : nullptr,
+                                   l.ldc, algo,     top2.get(), true};
+          ASSERT_STATUS(Status::success, d::sgemm_run(fused, &plan, ws.get(), ws_bytes, nullptr));
+          gpuprims::Top2 got{};
+          CUDA_OK(cudaMemcpy(&got, top2.get(), sizeof got, cudaMemcpyDeviceToHost));
+          EXPECT_EQ(t::top2_diff(got, twin.top2), "") << (store ? "C stored" : "C not stored");
+        }
+        d::SgemmArgs rows{l.m,   l.n,  l.k,      0.75f, a.data(), l.lda,      b.data(),
+                          l.ldb, 0.0f, c.data(), l.ldc, algo,     top2.get(), true};
+        rows.per_row = true;
+        CUDA_OK(cudaMemset(top2.get(), 0x7F, static_cast<std::size_t>(l.m) * sizeof(gpuprims::Top2)));
+        ASSERT_STATUS(Status::success, d::sgemm_run(rows, &plan, ws.get(), ws_bytes, nullptr));
+        std::vector<gpuprims::Top2> got(static_cast<std::size_t>(l.m));
+        CUDA_OK(cudaMemcpy(got.data(), top2.get(), got.size() * sizeof(gpuprims::Top2), cudaMemcpyDeviceToHost));
+        EXPECT_EQ(t::row_top2_bytes_diff(got, t::reference_row_top2(stored.data(), l.m, l.n, l.ldc)), "");
+        EXPECT_EQ(a.guard_damage() + b.guard_damage() + c.guard_damage(), "");
+      }
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Form, TensorCoreSplits,
+                         ::testing::Values(gpuprims::detail::TensorCoreForm::mma_sync,
+                                           gpuprims::detail::TensorCoreForm::wgmma),
+                         [](const auto& info) {
+  return info.param == gpuprims::detail::TensorCoreForm::wgmma ? "wgmma" : "mma_sync";
+});
 
 TEST(TensorCoreForms, MmaSyncFormTf32x3RmsErrorWithinTwiceTheFp32TunedRungs) {
   GPUPRIMS_REQUIRE_GPU();

@@ -49,7 +49,8 @@ GPUPRIMS_API const char* name(Algorithm algo) noexcept;
 //! elements (lda >= max(1, k), ldb >= max(1, n), ldc >= max(1, n)). beta == 0 never reads C (NaN in C
 //! does not leak). k == 0 or alpha == 0 gives C = beta * C without reading A or B. All pointers are
 //! device pointers, 4-byte aligned; pointers that no element is read from or written to may be null.
-//! The tuned algorithm may split k over several blocks for outputs too small to fill the GPU; the
+//! The tuned algorithm, and tf32 and tf32x3 where their 128 x 128 tiles leave more than half of the
+//! multiprocessors idle, may split k over several blocks for outputs too small to fill the GPU; the
 //! partial products are then summed in a fixed order, so results stay bitwise reproducible. tf32x3
 //! on a compute capability 9.0 GPU first splits A and B into TF32 parts in scratch (8 bytes per
 //! element of each, padded to 128-row and 32-deep tiles). The scratch comes from the stream-ordered

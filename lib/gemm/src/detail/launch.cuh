@@ -1,7 +1,8 @@
 #pragma once
-// Host-side launch plumbing shared by every rung: the 1D grid of output tiles, and picking the kernel
-// instantiation (float4 operand loads or not; the epilogue visitor) that fits the call.
+// Host-side launch plumbing shared by every rung: the 1D grid of output tiles, cluster launches, and
+// picking the kernel instantiation (float4 operand loads or not; the epilogue visitor) that fits the call.
 #include <climits>
+#include <cstddef>
 #include <type_traits>
 
 #include <gpuprims/status.hpp>
@@ -24,6 +25,27 @@ inline Status tile_grid(const GemmCall& c, int bm, int bn, unsigned* blocks) {
   *blocks = static_cast<unsigned>(tiles);
   return Status::success;
 }
+
+// A cudaLaunchKernelEx configuration of `grid` blocks in clusters of `cluster_blocks` consecutive
+// blocks along x, with the cluster attribute it points at kept beside it (so it is not copyable).
+struct ClusterLaunch {
+  cudaLaunchAttribute cluster{};
+  cudaLaunchConfig_t config{};
+  ClusterLaunch(dim3 grid, int threads, int smem_bytes, int cluster_blocks, cudaStream_t stream) {
+    cluster.id = cudaLaunchAttributeClusterDimension;
+    cluster.val.clusterDim.x = static_cast<unsigned>(cluster_blocks);
+    cluster.val.clusterDim.y = 1;
+    cluster.val.clusterDim.z = 1;
+    config.gridDim = grid;
+    config.blockDim = dim3(static_cast<unsigned>(threads));
+    config.dynamicSmemBytes = static_cast<std::size_t>(smem_bytes);
+    config.stream = stream;
+    config.attrs = &cluster;
+    config.numAttrs = 1;
+  }
+  ClusterLaunch(const ClusterLaunch&) = delete;
+  ClusterLaunch& operator=(const ClusterLaunch&) = delete;
+};
 
 // A kernel's epilogue arguments for visitor V: the call's output and V's own arguments.
 template <class V>

@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "common/src/device_info.hpp"
+#include "gemm/src/detail/k_range.cuh"
 #include "gemm/src/detail/launch.cuh"
 #include "gemm/src/detail/tensor_core_ptx.cuh"
 #include "gemm/src/detail/tile_load.cuh"
@@ -18,6 +19,7 @@ namespace gpuprims::detail {
 
 // One TF32 product per MMA tile: each fragment element rounded to nearest TF32.
 struct OneTf32Product {
+  static constexpr int kParts = 1;  // TF32 parts per operand (the wgmma form's packing pass)
   static constexpr bool kRecomputesNaN = false;
   static constexpr bool kPromotesPerSlab = false;  // the operands' rounding dominates the error anyway
 
@@ -186,6 +188,7 @@ __device__ __forceinline__ void tensor_core_tile_out(const GemmOperands& op, con
 template <class Cfg, class Products, bool kVec, class Visitor>
 __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocksPerSm)
     tensor_core_kernel(GemmOperands op, EpilogueParams<Visitor> ep) {
+  take_k_range(op, ep.out);            // a split-K plan: this block row's k range and partial (k_range.cuh)
   extern __shared__ float4 smem_f4[];  // Cfg::kSmemBytes, set at launch
   float* const smem = reinterpret_cast<float*>(smem_f4);
   const TileCoord tile = tile_coord(blockIdx.x, ceil_div<std::int64_t>(op.m, Cfg::BM),
@@ -278,7 +281,7 @@ Status launch_tensor_core(const GemmCall& c) {
     constexpr auto kernel = &tensor_core_kernel<Cfg, Products, decltype(vec)::value, V>;
     st = allow_dynamic_smem<kernel>(*device, Cfg::kSmemBytes);
     if (st == Status::success)
-      kernel<<<blocks, Cfg::kThreads, Cfg::kSmemBytes, c.stream>>>(c.op, epilogue_params<V>(c));
+      kernel<<<dim3(blocks, c.splits), Cfg::kThreads, Cfg::kSmemBytes, c.stream>>>(c.op, epilogue_params<V>(c));
   });
   return st != Status::success ? st : launched;
 }

@@ -12,6 +12,7 @@
 namespace gpuprims::detail {
 
 struct ThreeTf32Products {
+  static constexpr int kParts = 2;  // big and small (the wgmma form's packing pass)
   static constexpr bool kRecomputesNaN = true;
   static constexpr bool kPromotesPerSlab = true;  // FP32-class accumulation over long k (11_tf32.cuh)
 

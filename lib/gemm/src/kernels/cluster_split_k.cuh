@@ -92,24 +92,13 @@ Status launch_cluster_split_k(const GemmCall& c) {
   if (tiles <= 0 || tiles * c.splits > INT_MAX) return Status::unsupported;
   constexpr int kSmem = cluster_split_smem_bytes<Cfg>();
   static_assert(kSmem < 48 * 1024, "opt in to more than 48 KB of dynamic shared memory before launching");
-  cudaLaunchAttribute cluster{};
-  cluster.id = cudaLaunchAttributeClusterDimension;
-  cluster.val.clusterDim.x = static_cast<unsigned>(c.splits);
-  cluster.val.clusterDim.y = 1;
-  cluster.val.clusterDim.z = 1;
-  cudaLaunchConfig_t config{};
-  config.gridDim = dim3(static_cast<unsigned>(tiles * c.splits));
-  config.blockDim = dim3(Cfg::kThreads);
-  config.dynamicSmemBytes = kSmem;
-  config.stream = c.stream;
-  config.attrs = &cluster;
-  config.numAttrs = 1;
+  const ClusterLaunch launch(dim3(static_cast<unsigned>(tiles * c.splits)), Cfg::kThreads, kSmem, c.splits, c.stream);
   cudaError_t err = cudaSuccess;
   with_visitor(c.epilogue, [&](auto visitor) {
     using V = typename decltype(visitor)::type;
     const EpilogueParams<V> params = epilogue_params<V>(c);
-    err = c.ab_vec4 ? cudaLaunchKernelEx(&config, &cluster_split_k_kernel<Cfg, true, V>, c.op, params)
-                    : cudaLaunchKernelEx(&config, &cluster_split_k_kernel<Cfg, false, V>, c.op, params);
+    err = c.ab_vec4 ? cudaLaunchKernelEx(&launch.config, &cluster_split_k_kernel<Cfg, true, V>, c.op, params)
+                    : cudaLaunchKernelEx(&launch.config, &cluster_split_k_kernel<Cfg, false, V>, c.op, params);
   });
   GPUPRIMS_CUDA_TRY(err);
   GPUPRIMS_LAUNCH_CHECK();
@@ -125,19 +114,10 @@ Status cluster_split_usable(bool* usable) {
   cudaFuncAttributes attr{};
   GPUPRIMS_CUDA_TRY(cudaFuncGetAttributes(&attr, kKernel));
   if (attr.binaryVersion < 90 || attr.ptxVersion < 90) return Status::success;
-  cudaLaunchAttribute cluster{};
-  cluster.id = cudaLaunchAttributeClusterDimension;
-  cluster.val.clusterDim.x = kMaxClusterSplits;
-  cluster.val.clusterDim.y = 1;
-  cluster.val.clusterDim.z = 1;
-  cudaLaunchConfig_t config{};
-  config.gridDim = dim3(kMaxClusterSplits);
-  config.blockDim = dim3(Cfg::kThreads);
-  config.dynamicSmemBytes = cluster_split_smem_bytes<Cfg>();
-  config.attrs = &cluster;
-  config.numAttrs = 1;
+  const ClusterLaunch launch(dim3(kMaxClusterSplits), Cfg::kThreads, cluster_split_smem_bytes<Cfg>(), kMaxClusterSplits,
+                             nullptr);
   int clusters = 0;
-  GPUPRIMS_CUDA_TRY(cudaOccupancyMaxActiveClusters(&clusters, kKernel, &config));
+  GPUPRIMS_CUDA_TRY(cudaOccupancyMaxActiveClusters(&clusters, kKernel, &launch.config));
   *usable = clusters >= 1;
   return Status::success;
 }

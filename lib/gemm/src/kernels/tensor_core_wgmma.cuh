@@ -1,15 +1,18 @@
 #pragma once
-// Rung 12 on Hopper (sm_90a): the same block tile, products, per-slab promotion and epilogue as the
-// mma.sync form (11_tf32.cuh), but the split moves out of the GEMM. A pass first splits A and B into
-// TF32 big and small parts, already in the k-major core-matrix order the warpgroup MMAs (wgmma
-// m64n128k8) read from shared memory; the GEMM then only moves whole packed slabs in by bulk copies
-// and issues MMAs. Splitting inside the kernel (the earlier form) made it issue-bound.
+// Rungs 11 and 12 on Hopper (sm_90a): the same block tile, products, per-slab promotion and epilogue
+// as the mma.sync form (11_tf32.cuh), but the TF32 rounding (tf32) or split (tf32x3) moves out of the
+// GEMM. A pass first rounds A and B into their TF32 parts, already in the k-major core-matrix order
+// the warpgroup MMAs (wgmma m64n128k8) read from shared memory; the GEMM then only moves whole packed
+// slabs in by bulk copies and issues MMAs. Splitting inside the kernel (the earlier form) made it
+// issue-bound; tf32 needs the pass too, since TF32 wgmma reads B only k-major.
+#include <atomic>
 #include <cstdint>
 #include <type_traits>
 
 #include "common/src/device_info.hpp"
 #include "common/src/host_device.hpp"
 #include "common/src/math.hpp"
+#include "gemm/src/detail/k_range.cuh"
 #include "gemm/src/detail/launch.cuh"
 #include "gemm/src/detail/wgmma_ptx.cuh"
 #include "gemm/src/epilogue/epilogue.cuh"
@@ -20,7 +23,7 @@ namespace gpuprims::detail {
 
 //! Where the packed operands live. A packed slab of tile t (rows t * 128.. of A, or columns of B) and
 //! k from s * BK is kTileFloats contiguous floats at (t * slabs + s) * kTileFloats: the big part, then
-//! the small. In a part, core matrix (r / 8, k / 4) (8 rows x 4 k, 128 bytes) starts at
+//! (Cfg::kParts == 2) the small. In a part, core matrix (r / 8, k / 4) (8 rows x 4 k, 128 bytes) starts at
 //! ((r / 8) * (BK / 4) + k / 4) * 32 and holds (r % 8, k % 4) at (r % 8) * 4 + k % 4. Entries past
 //! the matrix's rows or k are zero.
 template <class Cfg>
@@ -45,6 +48,7 @@ __global__ void __launch_bounds__(256)
     pack_tf32_parts_kernel(const float* src, std::int64_t rows, std::int64_t k, std::int64_t ld, float* packed) {
   constexpr int kRows = Cfg::kTileRows, kStride = Cfg::BK + 4;  // 4 banks apart: the part-order reads
   static_assert(Cfg::BK == 32, "one warp row of k per source row of A; the write order assumes 8 k chunks");
+  static_assert(Cfg::kParts == Products::kParts, "the packed slab holds the policy's parts");
   __shared__ float piece[kRows * kStride];
   using L = PackedLayout<Cfg>;
   const std::int64_t slabs = L::slabs(k), total = L::tiles(rows) * slabs;
@@ -71,18 +75,24 @@ __global__ void __launch_bounds__(256)
 #pragma unroll 4
     for (int o = tid; o < Cfg::kPartFloats; o += 256) {
       const int r = (o / L::kRowGroupFloats) * 8 + (o % 32) / 4, kk = ((o % L::kRowGroupFloats) / 32) * 4 + o % 4;
-      std::uint32_t big = 0, small = 0;
-      Products::split(__float_as_uint(piece[r * kStride + kk]), big, small);
-      out[o] = __uint_as_float(big);
-      out[Cfg::kPartFloats + o] = __uint_as_float(small);
+      const float x = piece[r * kStride + kk];
+      if constexpr (Cfg::kParts == 2) {
+        std::uint32_t big = 0, small = 0;
+        Products::split(__float_as_uint(x), big, small);
+        out[o] = __uint_as_float(big);
+        out[Cfg::kPartFloats + o] = __uint_as_float(small);
+      } else {
+        out[o] = __uint_as_float(round_to_tf32(x));  // as OneTf32Product rounds its fragments
+      }
     }
     __syncthreads();  // the piece is read before the next one overwrites it
   }
 }
 
-// The warpgroup's MMAs of one stage into d, per k8 step small*big, big*small, big*big (the mma.sync
-// form's order); the first overwrites d. a: the stage's packed A slab (this warpgroup's 64 rows start
-// `a_rows` floats in), b: its packed B slab.
+// The warpgroup's MMAs of one stage into d: per k8 step, with two parts small*big, big*small, big*big
+// (the mma.sync form's order), the first overwriting d (the slab's own sum); with one part big*big,
+// added to d. a: the stage's packed A slab (this warpgroup's 64 rows start `a_rows` floats in), b:
+// its packed B slab.
 template <class Cfg>
 __device__ __forceinline__ void wgmma_stage(float (&d)[64], const float* a, const float* b) {
   using L = PackedLayout<Cfg>;
@@ -90,10 +100,12 @@ __device__ __forceinline__ void wgmma_stage(float (&d)[64], const float* a, cons
 #pragma unroll
   for (int kk = 0; kk < Cfg::BK / 8; ++kk) {
     const int step = kk * 2 * 32;  // two core matrices along k per k8 step
-    const std::uint64_t a_big = desc(a + step), a_small = desc(a + Cfg::kPartFloats + step);
-    const std::uint64_t b_big = desc(b + step), b_small = desc(b + Cfg::kPartFloats + step);
-    wgmma_m64n128k8_tf32(d, a_small, b_big, kk == 0 ? 0 : 1);
-    wgmma_m64n128k8_tf32(d, a_big, b_small, 1);
+    const std::uint64_t a_big = desc(a + step), b_big = desc(b + step);
+    if constexpr (Cfg::kParts == 2) {
+      const std::uint64_t a_small = desc(a + Cfg::kPartFloats + step), b_small = desc(b + Cfg::kPartFloats + step);
+      wgmma_m64n128k8_tf32(d, a_small, b_big, kk == 0 ? 0 : 1);
+      wgmma_m64n128k8_tf32(d, a_big, b_small, 1);
+    }
     wgmma_m64n128k8_tf32(d, a_big, b_big, 1);
   }
 }
@@ -110,7 +122,11 @@ template <class Cfg, class Products, int kClusterM, int kClusterN, class Visitor
 __global__ void __launch_bounds__(Cfg::kThreads, 1)
     wgmma_tensor_core_kernel(GemmOperands op, const float* a_packed, const float* b_packed,
                              EpilogueParams<Visitor> ep) {
-  static_assert(Products::kPromotesPerSlab, "the slab's sum is promoted into acc (12_tf32x3.cuh)");
+  static_assert(Products::kPromotesPerSlab == (Cfg::kParts == 2), "tf32x3 promotes each slab's sum, tf32 not");
+  // A split-K plan (k_split a whole number of slabs): this block row's slabs and partial (k_range.cuh).
+  const std::int64_t packed_slabs = PackedLayout<Cfg>::slabs(op.k);
+  const std::int64_t first_slab = static_cast<std::int64_t>(blockIdx.y) * op.k_split / Cfg::BK;
+  take_k_range(op, ep.out);
   constexpr int kCluster = kClusterM * kClusterN;
   constexpr int kAShare = Cfg::kTileFloats / kClusterN, kBShare = Cfg::kTileFloats / kClusterM;
   extern __shared__ float4 smem_f4[];  // Cfg::kSmemBytes, set at launch
@@ -132,8 +148,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   for (int i = 0; i < kClusterM; ++i) b_sharers |= static_cast<std::uint16_t>(1u << (i + kClusterM * rn));
 
   const std::int64_t slabs = PackedLayout<Cfg>::slabs(op.k);
-  const float* const a_src = a_packed + tm * slabs * Cfg::kTileFloats + rn * kAShare;
-  const float* const b_src = b_packed + tn * slabs * Cfg::kTileFloats + rm * kBShare;
+  const float* const a_src = a_packed + (tm * packed_slabs + first_slab) * Cfg::kTileFloats + rn * kAShare;
+  const float* const b_src = b_packed + (tn * packed_slabs + first_slab) * Cfg::kTileFloats + rm * kBShare;
   const auto stage = [&](std::int64_t s) { return smem + (s % Cfg::kStages) * Cfg::kStageFloats; };
   const auto load = [&](std::int64_t s) {
     std::uint64_t* const bar = &full[s % Cfg::kStages];
@@ -168,7 +184,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     const unsigned use = static_cast<unsigned>((s / Cfg::kStages) & 1);
     mbarrier_wait(&full[s % Cfg::kStages], use);
     wgmma_fence();
-    wgmma_stage<Cfg>(slab, stage(s) + a_rows, stage(s) + Cfg::kTileFloats);
+    if constexpr (Products::kPromotesPerSlab) wgmma_stage<Cfg>(slab, stage(s) + a_rows, stage(s) + Cfg::kTileFloats);
+    else wgmma_stage<Cfg>(acc, stage(s) + a_rows, stage(s) + Cfg::kTileFloats);
     wgmma_commit();
     if (tid == 0 && s >= 1 && s - 1 + Cfg::kStages < slabs) {
       mbarrier_wait(&empty[(s - 1) % Cfg::kStages], static_cast<unsigned>(((s - 1) / Cfg::kStages) & 1));
@@ -177,7 +194,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     __syncwarp();
     wgmma_wait<0>();
 #pragma unroll
-    for (int i = 0; i < 64; ++i) pin_register(slab[i]);
+    for (int i = 0; i < 64; ++i) pin_register(Products::kPromotesPerSlab ? slab[i] : acc[i]);
     if (lane == 0) {
       if constexpr (kCluster > 1) {
         for (int c = 0; c < kCluster; ++c) mbarrier_arrive_in_cta(&empty[s % Cfg::kStages], static_cast<unsigned>(c));
@@ -186,8 +203,10 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       }
     }
     // The tensor cores' accumulation truncates (11_tf32.cuh): the slab's sum is added in FP32.
+    if constexpr (Products::kPromotesPerSlab) {
 #pragma unroll
-    for (int i = 0; i < 64; ++i) acc[i] += slab[i];
+      for (int i = 0; i < 64; ++i) acc[i] += slab[i];
+    }
   }
   // Every copy into this block has landed and every MMA is done; past the cluster barrier no other
   // block arrives here either: the results take the stages' place, and the block may exit.
@@ -214,6 +233,47 @@ std::size_t wgmma_tensor_core_workspace_bytes(std::int64_t m, std::int64_t n, st
   return static_cast<std::size_t>(L::floats(m, k) + L::floats(n, k)) * sizeof(float);
 }
 
+// The cluster shape (kClusterM, kClusterN) the launcher takes for an m x n output: the largest whose
+// block of tiles divides the grid (kernel above). f(cm, cn) with std::integral_constant arguments.
+template <class Cfg, class F>
+decltype(auto) with_cluster_shape(std::int64_t m, std::int64_t n, F&& f) {
+  using One = std::integral_constant<int, 1>;
+  using Two = std::integral_constant<int, 2>;
+  const bool pair_m = ceil_div<std::int64_t>(m, Cfg::BM) % 2 == 0, pair_n = ceil_div<std::int64_t>(n, Cfg::BN) % 2 == 0;
+  if (pair_m && pair_n) return f(Two{}, Two{});
+  if (pair_m) return f(Two{}, One{});
+  if (pair_n) return f(One{}, Two{});
+  return f(One{}, One{});
+}
+
+//! Blocks of the form's kernel resident at once on the current device, in the cluster shape an m x n
+//! output takes: the GPU places whole clusters within one GPC, so with 2 x 2 clusters fewer blocks
+//! than SMs run together. Queried once per device and cluster shape; 0 when the query fails.
+template <class Products, class Cfg = WgmmaTensorCoreConfig>
+int wgmma_tensor_core_resident_blocks(std::int64_t m, std::int64_t n) {
+  const DeviceInfo* device = nullptr;
+  if (current_device_info(&device) != Status::success || device->cc_major != 9 || device->cc_minor != 0) return 0;
+  return with_cluster_shape<Cfg>(m, n, [&](auto cm, auto cn) {
+    constexpr int kBlocks = decltype(cm)::value * decltype(cn)::value;
+    constexpr auto kernel =
+        &wgmma_tensor_core_kernel<Cfg, Products, decltype(cm)::value, decltype(cn)::value, StoreOnlyVisitor>;
+    static std::atomic<std::int64_t> known[64] = {};  // device ordinal -> blocks + 1 (0: not asked yet)
+    const int ordinal = device->ordinal;
+    if (ordinal >= 0 && ordinal < 64 && known[ordinal].load(std::memory_order_relaxed) > 0)
+      return static_cast<int>(known[ordinal].load(std::memory_order_relaxed) - 1);
+    if (allow_dynamic_smem<kernel>(*device, Cfg::kSmemBytes) != Status::success) return 0;
+    const ClusterLaunch launch(dim3(kBlocks), Cfg::kThreads, Cfg::kSmemBytes, kBlocks, nullptr);
+    int clusters = 0;
+    if (cudaOccupancyMaxActiveClusters(&clusters, kernel, &launch.config) != cudaSuccess) {
+      (void)cudaGetLastError();  // a failed query is not the caller's launch error
+      return 0;
+    }
+    if (ordinal >= 0 && ordinal < 64)
+      known[ordinal].store(std::int64_t{clusters} * kBlocks + 1, std::memory_order_relaxed);
+    return clusters * kBlocks;
+  });
+}
+
 //! The wgmma form's launcher: the packing pass for A and B into c.rung_workspace (at least
 //! wgmma_tensor_core_workspace_bytes), then the GEMM. sm_90a code, so only for a compute capability
 //! 9.0 device (the caller, rungs/tensor_core_forms.cu, checks; so does this).
@@ -228,6 +288,7 @@ Status launch_wgmma_tensor_core(const GemmCall& c) {
   const GemmOperands& op = c.op;
   auto* const a_packed = static_cast<float*>(c.rung_workspace);
   float* const b_packed = a_packed == nullptr ? nullptr : a_packed + L::floats(op.m, op.k);
+  if (c.splits > 1 && op.k_split % Cfg::BK != 0) return Status::invalid_argument;  // splits at whole slabs
   if (op.k > 0) {
     if (a_packed == nullptr) return Status::invalid_argument;
     // Enough blocks to fill the GPU several times over; each loops over its share of the slabs.
@@ -239,9 +300,6 @@ Status launch_wgmma_tensor_core(const GemmCall& c) {
     pack_tf32_parts_kernel<Cfg, Products, true><<<grid(op.n), 256, 0, c.stream>>>(op.B, op.n, op.k, op.ldb, b_packed);
     GPUPRIMS_LAUNCH_CHECK();
   }
-  // The largest cluster whose block of tiles divides the grid (kernel above).
-  const std::int64_t tiles_m = ceil_div<std::int64_t>(op.m, Cfg::BM), tiles_n = ceil_div<std::int64_t>(op.n, Cfg::BN);
-  const int cluster_m = tiles_m % 2 == 0 ? 2 : 1, cluster_n = tiles_n % 2 == 0 ? 2 : 1;
   Status st = Status::success;
   cudaError_t err = cudaSuccess;
   const auto run = [&](auto cm, auto cn, auto visitor) {
@@ -249,29 +307,13 @@ Status launch_wgmma_tensor_core(const GemmCall& c) {
     constexpr auto kernel = &wgmma_tensor_core_kernel<Cfg, Products, decltype(cm)::value, decltype(cn)::value, V>;
     st = allow_dynamic_smem<kernel>(*device, Cfg::kSmemBytes);
     if (st != Status::success) return;
-    cudaLaunchAttribute cluster{};
-    cluster.id = cudaLaunchAttributeClusterDimension;
-    cluster.val.clusterDim.x = static_cast<unsigned>(decltype(cm)::value * decltype(cn)::value);
-    cluster.val.clusterDim.y = 1;
-    cluster.val.clusterDim.z = 1;
-    cudaLaunchConfig_t config{};
-    config.gridDim = dim3(blocks);
-    config.blockDim = dim3(Cfg::kThreads);
-    config.dynamicSmemBytes = Cfg::kSmemBytes;
-    config.stream = c.stream;
-    config.attrs = &cluster;
-    config.numAttrs = 1;
-    err = cudaLaunchKernelEx(&config, kernel, op, static_cast<const float*>(a_packed),
+    const ClusterLaunch launch(dim3(blocks, c.splits), Cfg::kThreads, Cfg::kSmemBytes,
+                               decltype(cm)::value * decltype(cn)::value, c.stream);
+    err = cudaLaunchKernelEx(&launch.config, kernel, op, static_cast<const float*>(a_packed),
                              static_cast<const float*>(b_packed), epilogue_params<V>(c));
   };
-  using One = std::integral_constant<int, 1>;
-  using Two = std::integral_constant<int, 2>;
-  const Status launched = launch_by_epilogue(c, [&](auto visitor) {
-    if (cluster_m == 2 && cluster_n == 2) run(Two{}, Two{}, visitor);
-    else if (cluster_m == 2) run(Two{}, One{}, visitor);
-    else if (cluster_n == 2) run(One{}, Two{}, visitor);
-    else run(One{}, One{}, visitor);
-  });
+  const Status launched = launch_by_epilogue(
+      c, [&](auto visitor) { with_cluster_shape<Cfg>(op.m, op.n, [&](auto cm, auto cn) { run(cm, cn, visitor); }); });
   GPUPRIMS_TRY(st);
   GPUPRIMS_CUDA_TRY(err);
   return launched;

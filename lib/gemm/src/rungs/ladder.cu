@@ -4,7 +4,8 @@
 // the names back from the benchmark's JSON) all derive from it.
 // Adding a rung: its kernel file (kernels/NN_name.cuh, with a launcher), its enum value in gemm.hpp,
 // and one line here (+ its tile shape in tuning.hpp). The tensor-core rungs' lines name a dispatcher
-// (tensor_core_forms.hpp) that picks the form for the device; both forms use the same block tile.
+// (tensor_core_forms.hpp) that picks the form for the device; both forms use the same block tile, and
+// both split k (kernels write partials, split_k_reduce.cuh sums them) where their tiles are few.
 #include <gpuprims/gemm.hpp>
 
 #include "gemm/src/kernels/01_naive.cuh"
@@ -26,6 +27,10 @@ namespace {
 using gemm::Algorithm;
 using VecATile = PlainATile<BlockTile2DConfig::BM, BlockTile2DConfig::BK>;
 constexpr int kSimple = SimpleTiling::kTile;
+// The tensor-core rungs split k (their split rules, tensor_core_forms.hpp) at whole slabs: the wgmma form's packed
+// operands come in slabs, and a split then starts 16-byte aligned for the mma.sync form's copies.
+constexpr int kTcSplitAlign = TensorCoreRungConfig::BK;
+static_assert(WgmmaTensorCoreConfig::BK == TensorCoreRungConfig::BK, "one slab depth for both forms");
 
 // {algorithm, {name, launcher, output rows and columns of one block}}. The tuned rung has no launcher
 // of its own: the cost model picks one of tuned_paths() per shape (cost_model.hpp).
@@ -44,10 +49,12 @@ constexpr LadderRung kLadder[] = {
      {"double_buffered", &launch_double_buffered<DoubleBufferedRungConfig>, DoubleBufferedRungConfig::BM,
       DoubleBufferedRungConfig::BN}},
     {Algorithm::tuned, {"tuned", nullptr, 0, 0}},
-    {Algorithm::tf32, {"tf32", &launch_tf32_rung, TensorCoreRungConfig::BM, TensorCoreRungConfig::BN}},
+    {Algorithm::tf32,
+     {"tf32", &launch_tf32_rung, TensorCoreRungConfig::BM, TensorCoreRungConfig::BN, PathKind::tile, true,
+      kTcSplitAlign, kTcSplitAlign, nullptr, nullptr, nullptr, &tf32_workspace_bytes, &tf32_splits}},
     {Algorithm::tf32x3,
-     {"tf32x3", &launch_tf32x3_rung, TensorCoreRungConfig::BM, TensorCoreRungConfig::BN, PathKind::tile, false, 1, 1,
-      nullptr, nullptr, nullptr, &tf32x3_workspace_bytes}},
+     {"tf32x3", &launch_tf32x3_rung, TensorCoreRungConfig::BM, TensorCoreRungConfig::BN, PathKind::tile, true,
+      kTcSplitAlign, kTcSplitAlign, nullptr, nullptr, nullptr, &tf32x3_workspace_bytes, &tf32x3_splits}},
 };
 
 constexpr std::size_t kRungs = sizeof(kLadder) / sizeof(kLadder[0]);

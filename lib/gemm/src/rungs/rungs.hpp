@@ -35,8 +35,12 @@ struct RungEntry {
   Status (*run_cluster)(const GemmCall&) = nullptr;
   Status (*cluster_usable)(bool* usable) = nullptr;
   // Workspace the launcher needs for itself on the current device (GemmCall::rung_workspace, 16-byte
-  // aligned); nullptr for paths that need none.
-  std::size_t (*workspace_bytes)(std::int64_t m, std::int64_t n, std::int64_t k) = nullptr;
+  // aligned) for a plan of `splits` ranges k_split deep; nullptr for paths that need none.
+  std::size_t (*workspace_bytes)(std::int64_t m, std::int64_t n, std::int64_t k, int splits,
+                                 std::int64_t k_split) = nullptr;
+  // A ladder rung's split rule (plan_for): how many k splits an m x n x k product gets on a GPU of
+  // sm_count SMs; nullptr: one k range.
+  int (*ladder_splits)(std::int64_t m, std::int64_t n, std::int64_t k, int sm_count) = nullptr;
 };
 
 // A line of the ladder registry (rungs/ladder.cu): a public algorithm and the path it runs (for

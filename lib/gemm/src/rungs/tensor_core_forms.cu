@@ -2,7 +2,11 @@
 #include <atomic>
 
 #include "common/src/device_info.hpp"
+#include "common/src/math.hpp"
+#include "gemm/src/detail/tile_index.hpp"
 #include "gemm/src/kernels/12_tf32x3.cuh"
+#include "gemm/src/plan.hpp"
+#include "gemm/src/rungs/rungs.hpp"
 #include "gemm/src/rungs/tensor_core_forms.hpp"
 #include "gemm/src/tuning.hpp"
 
@@ -21,7 +25,7 @@ void set_tensor_core_form(TensorCoreForm form) noexcept { g_form.store(form, std
 
 bool wgmma_form_built() noexcept { return GPUPRIMS_HAVE_WGMMA_FORM != 0; }
 
-bool tf32x3_uses_wgmma() noexcept {
+bool wgmma_form_runs() noexcept {
 #if GPUPRIMS_HAVE_WGMMA_FORM
   const DeviceInfo* device = nullptr;
   return g_form.load(std::memory_order_relaxed) != TensorCoreForm::mma_sync &&
@@ -31,23 +35,114 @@ bool tf32x3_uses_wgmma() noexcept {
 #endif
 }
 
-bool tf32x3_uses_wgmma(std::int64_t m, std::int64_t n, std::int64_t k) noexcept {
-  return tf32x3_uses_wgmma() &&
-         (g_form.load(std::memory_order_relaxed) == TensorCoreForm::wgmma || wgmma_form_pays_off(m, n, k));
+namespace {
+
+std::int64_t tensor_core_tiles(std::int64_t m, std::int64_t n) {
+  return tile_count(m, n, TensorCoreRungConfig::BM, TensorCoreRungConfig::BN);
 }
 
-Status launch_tf32_rung(const GemmCall& c) { return launch_tensor_core<TensorCoreRungConfig, OneTf32Product>(c); }
+// The mma.sync form's split count (one block per SM resident).
+int mma_sync_splits(std::int64_t m, std::int64_t n, std::int64_t k, int sm_count) {
+  return fill_splits(tensor_core_tiles(m, n), k, sm_count);
+}
 
-std::size_t tf32x3_workspace_bytes(std::int64_t m, std::int64_t n, std::int64_t k) {
+int current_sm_count() {
+  const DeviceInfo* device = nullptr;
+  return current_device_info(&device) == Status::success ? device->sm_count : 1;
+}
+
+}  // namespace
+
+bool wgmma_form_runs(gemm::Algorithm rung, std::int64_t m, std::int64_t n, std::int64_t k, int splits,
+                     std::int64_t k_split) noexcept {
+  if (!wgmma_form_runs()) return false;
+  if (g_form.load(std::memory_order_relaxed) == TensorCoreForm::wgmma) return true;
+  if (!wgmma_form_pays_off(rung, m, n, k)) return false;
+  // Unsplit: only where the mma.sync form would not split either (its split plan fills the GPU, the
+  // wgmma form's single range would not: H100, 1000^2 x 300, 0.81x cuBLAS against 0.65x).
+  if (splits <= 1) return mma_sync_splits(m, n, k, current_sm_count()) == 1;
 #if GPUPRIMS_HAVE_WGMMA_FORM
-  if (tf32x3_uses_wgmma(m, n, k)) return tf32x3_wgmma_workspace_bytes(m, n, k);
+  // Split: tf32x3 only, in splits deep enough, and no more blocks than its clusters keep resident.
+  const std::int64_t resident = tf32x3_wgmma_resident_blocks(m, n);
+  return rung == gemm::Algorithm::tf32x3 && k_split >= kWgmmaMinSplitDepth &&
+         tensor_core_tiles(m, n) * splits <= resident;
+#else
+  (void)k_split;
+  return false;
 #endif
+}
+
+namespace {
+
+// Both rungs' split rule: mma.sync's, unless tf32x3's wgmma form takes a split plan of its own (a
+// resident-block count of its clusters, splits deep enough). Consistent with wgmma_form_runs: the
+// plan returned runs the form that rule picks for it.
+int tensor_core_splits(gemm::Algorithm rung, std::int64_t m, std::int64_t n, std::int64_t k, int sm_count) {
+  const int mma = mma_sync_splits(m, n, k, sm_count);
+  static_cast<void>(rung);  // read only when the wgmma form is built
+#if GPUPRIMS_HAVE_WGMMA_FORM
+  if (mma > 1 && rung == gemm::Algorithm::tf32x3 && wgmma_form_runs() && wgmma_form_pays_off(rung, m, n, k)) {
+    const int resident = tf32x3_wgmma_resident_blocks(m, n);
+    const int splits = fill_splits(tensor_core_tiles(m, n), k, resident > 0 ? min_of(resident, sm_count) : sm_count);
+    const GemmPlan plan = make_plan(ladder_rung(rung)->path, k, splits);
+    if (plan.splits > 1 && wgmma_form_runs(rung, m, n, k, plan.splits, plan.k_split)) return plan.splits;
+  }
+#endif
+  return mma;
+}
+
+}  // namespace
+
+int tf32_splits(std::int64_t m, std::int64_t n, std::int64_t k, int sm_count) {
+  return tensor_core_splits(gemm::Algorithm::tf32, m, n, k, sm_count);
+}
+
+int tf32x3_splits(std::int64_t m, std::int64_t n, std::int64_t k, int sm_count) {
+  return tensor_core_splits(gemm::Algorithm::tf32x3, m, n, k, sm_count);
+}
+
+Status launch_tf32_rung(const GemmCall& c) {
+#if GPUPRIMS_HAVE_WGMMA_FORM
+  if (wgmma_form_runs(gemm::Algorithm::tf32, c.op.m, c.op.n, c.op.k, c.splits, c.op.k_split))
+    return launch_tf32_wgmma(c);
+#endif
+  return launch_tensor_core<TensorCoreRungConfig, OneTf32Product>(c);
+}
+
+namespace {
+
+// The packed operands of the wgmma form when it runs the call, else none.
+std::size_t packed_workspace_bytes(gemm::Algorithm rung, std::int64_t m, std::int64_t n, std::int64_t k, int splits,
+                                   std::int64_t k_split) {
+#if GPUPRIMS_HAVE_WGMMA_FORM
+  if (wgmma_form_runs(rung, m, n, k, splits, k_split))
+    return rung == gemm::Algorithm::tf32 ? tf32_wgmma_workspace_bytes(m, n, k) : tf32x3_wgmma_workspace_bytes(m, n, k);
   return 0;
+#else
+  static_cast<void>(rung);
+  static_cast<void>(m);
+  static_cast<void>(n);
+  static_cast<void>(k);
+  static_cast<void>(splits);
+  static_cast<void>(k_split);
+  return 0;
+#endif
+}
+
+}  // namespace
+
+std::size_t tf32_workspace_bytes(std::int64_t m, std::int64_t n, std::int64_t k, int splits, std::int64_t k_split) {
+  return packed_workspace_bytes(gemm::Algorithm::tf32, m, n, k, splits, k_split);
+}
+
+std::size_t tf32x3_workspace_bytes(std::int64_t m, std::int64_t n, std::int64_t k, int splits, std::int64_t k_split) {
+  return packed_workspace_bytes(gemm::Algorithm::tf32x3, m, n, k, splits, k_split);
 }
 
 Status launch_tf32x3_rung(const GemmCall& c) {
 #if GPUPRIMS_HAVE_WGMMA_FORM
-  if (tf32x3_uses_wgmma(c.op.m, c.op.n, c.op.k)) return launch_tf32x3_wgmma(c);
+  if (wgmma_form_runs(gemm::Algorithm::tf32x3, c.op.m, c.op.n, c.op.k, c.splits, c.op.k_split))
+    return launch_tf32x3_wgmma(c);
 #endif
   return launch_tensor_core<TensorCoreRungConfig, ThreeTf32Products>(c);
 }

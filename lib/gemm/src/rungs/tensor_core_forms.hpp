@@ -1,9 +1,10 @@
 #pragma once
-// Rung 12 (tf32x3) comes in two forms: mma.sync (kernels/11_tf32.cuh, sm_80 and up) and, on a compute
-// capability 9.0 device, warpgroup MMAs (kernels/tensor_core_wgmma.cuh, sm_90a code, built when the
-// architecture list has 90). Rung 11 (tf32) keeps the mma.sync form everywhere: its wgmma form was
-// measured slower (H100, 4096^3: 90.8 against 120 TFLOP/s; docs/ARCHITECTURE.md). The registry
-// (ladder.cu) calls the dispatchers below; the tests pin either form through the hook.
+// The tensor-core rungs (11 tf32, 12 tf32x3) come in two forms: mma.sync (kernels/11_tf32.cuh, sm_80
+// and up) and, on a compute capability 9.0 device, warpgroup MMAs over operands packed by a pass
+// before the GEMM (kernels/tensor_core_wgmma.cuh, sm_90a code, built when the architecture list has
+// 90). Both rungs take the same form for the same call (wgmma_form_runs). The registry (ladder.cu)
+// calls the dispatchers below; the tests pin either form through the hook.
+#include <gpuprims/gemm.hpp>
 #include <gpuprims/status.hpp>
 
 #include <cstddef>
@@ -14,8 +15,8 @@
 namespace gpuprims::detail {
 
 enum class TensorCoreForm {
-  automatic,  // tf32x3: wgmma on a compute capability 9.0 device when it was built and the shape
-              // pays for its packing pass (wgmma_form_pays_off), else mma.sync
+  automatic,  // wgmma on a compute capability 9.0 device when it was built and the shape pays for
+              // its packing pass (wgmma_form_runs), else mma.sync
   mma_sync,   // the sm_80 form everywhere (tests of that form on a Hopper GPU)
   wgmma,      // the wgmma form for every shape where it is built and the device is 9.0 (tests)
 };
@@ -26,32 +27,55 @@ void set_tensor_core_form(TensorCoreForm form) noexcept;
 //! Whether this build has the wgmma form (its architecture list had 90).
 bool wgmma_form_built() noexcept;
 
-//! Whether tf32x3 can run its wgmma form on the current device (built, device 9.0, and the form not
-//! pinned to mma.sync).
-bool tf32x3_uses_wgmma() noexcept;
+//! Whether the tensor-core rungs can run their wgmma form on the current device (built, device 9.0,
+//! and the form not pinned to mma.sync).
+bool wgmma_form_runs() noexcept;
 
-//! Whether an m x n x k product gains from the wgmma form: its packing pass moves 12 bytes per
-//! element of A and B, which a product with a short side or a short k does not win back (H100: at
-//! 128 x 8192 x 8192 the pass took as long as the product; at 16384^2 x 64, 256^3 and those the
-//! mma.sync form was faster).
-constexpr bool wgmma_form_pays_off(std::int64_t m, std::int64_t n, std::int64_t k) {
-  return (m < n ? m : n) >= 512 && k >= 128;
+//! Whether an m x n x k product of the rung gains from the wgmma form: its packing pass moves 8
+//! (tf32) or 12 (tf32x3) bytes per element of A and B, which a product with a short side or a short k
+//! does not win back; tf32's GEMM is three times cheaper, so it needs a longer k (H100, sgemm_bench:
+//! tf32x3 at 128 x 8192 x 8192 spent as long in the pass as in the product, and at 16384^2 x 64 and
+//! 256^3 the mma.sync form was faster; tf32 at 8192^2 x 128, 60.8 against 66.1 TFLOP/s).
+constexpr bool wgmma_form_pays_off(gemm::Algorithm rung, std::int64_t m, std::int64_t n, std::int64_t k) {
+  return (m < n ? m : n) >= 512 && k >= (rung == gemm::Algorithm::tf32 ? 256 : 128);
 }
 
-//! Whether this tf32x3 call runs the wgmma form: the device can, and the shape pays off (or the
-//! form is pinned to wgmma).
-bool tf32x3_uses_wgmma(std::int64_t m, std::int64_t n, std::int64_t k) noexcept;
+//! A split plan runs the wgmma form (tf32x3 only) with splits at least this deep: its per-block start
+//! (packed slabs through three stages, cluster barriers) outweighs its speed on a few slabs (H100,
+//! sgemm_bench --suite tc_splits: 512^3 in 8 splits of 64, 0.50x cuBLAS against mma.sync's 1.03x;
+//! 768^3 in 3 of 256, 1.06x against mma.sync's best, 0.93x in 2).
+inline constexpr std::int64_t kWgmmaMinSplitDepth = 256;
+
+//! Whether a call of the rung, with k in `splits` ranges k_split deep, runs the wgmma form: the
+//! device can and the shape pays off; unsplit, where the mma.sync form would not split either; split
+//! (tf32x3 only), in ranges at least kWgmmaMinSplitDepth deep and no more blocks than its clusters
+//! keep resident. Pinned to wgmma: always where the device can.
+bool wgmma_form_runs(gemm::Algorithm rung, std::int64_t m, std::int64_t n, std::int64_t k, int splits,
+                     std::int64_t k_split) noexcept;
+
+//! The tensor-core rungs' split rules (RungEntry::ladder_splits, plan.hpp's fill_splits): enough
+//! splits to fill the blocks the form keeps resident at once: one per SM for mma.sync; tf32x3 takes a
+//! split plan of its wgmma form where wgmma_form_runs accepts one (its clusters hold 2 or 4 SMs of
+//! one GPC, so on an H100 fewer than 132 blocks of 2 x 2 clusters run together), else mma.sync's.
+int tf32_splits(std::int64_t m, std::int64_t n, std::int64_t k, int sm_count);
+int tf32x3_splits(std::int64_t m, std::int64_t n, std::int64_t k, int sm_count);
 
 Status launch_tf32_rung(const GemmCall& c);
 Status launch_tf32x3_rung(const GemmCall& c);
 
-//! Workspace of a tf32x3 call on the current device: the packed operands of the wgmma form when it
-//! runs (kernels/tensor_core_wgmma.cuh), else none.
-std::size_t tf32x3_workspace_bytes(std::int64_t m, std::int64_t n, std::int64_t k);
+//! Workspace of a call on the current device: the packed operands of the wgmma form when it runs
+//! (kernels/tensor_core_wgmma.cuh), else none.
+std::size_t tf32_workspace_bytes(std::int64_t m, std::int64_t n, std::int64_t k, int splits, std::int64_t k_split);
+std::size_t tf32x3_workspace_bytes(std::int64_t m, std::int64_t n, std::int64_t k, int splits, std::int64_t k_split);
 
-// The wgmma form's launcher and workspace (rungs/tensor_core_sm90a.cu), present when
+// The wgmma form's launchers, workspace and resident blocks (rungs/tensor_core_sm90a.cu), present when
 // GPUPRIMS_HAVE_WGMMA_FORM is 1.
+Status launch_tf32_wgmma(const GemmCall& c);
 Status launch_tf32x3_wgmma(const GemmCall& c);
+std::size_t tf32_wgmma_workspace_bytes(std::int64_t m, std::int64_t n, std::int64_t k);
 std::size_t tf32x3_wgmma_workspace_bytes(std::int64_t m, std::int64_t n, std::int64_t k);
+//! Blocks of the form's kernel resident at once on the current device in the cluster shape it takes
+//! for an m x n output (0 when the query fails).
+int tf32x3_wgmma_resident_blocks(std::int64_t m, std::int64_t n);
 
 }  // namespace gpuprims::detail
