@@ -35,20 +35,25 @@ static_assert((1 << ReduceTuning::kLog2Threads) == ReduceTuning::kThreads, "log2
 static_assert(ReduceTuning::kThreads >= 64, "the unrolled last warp needs two warps of data");
 static_assert(ReduceTuning::kMaxPartials >= 1, "at least one partial");
 
-// Rung 7, single_pass: for n <= kMaxItems one launch and no workspace. On sm_90 a cluster of
-// kClusterBlocks blocks (a portable cluster size) meets in distributed shared memory; elsewhere one
-// block. Above kMaxItems the rung is shuffle (rung 6), two passes, ReduceTuning's constants.
+// Rung 7, single_pass: for n <= kMaxItems one launch. Where cooperative launches run, a grid of
+// kGridBlocks blocks of kGridThreads (spread over that many SMs: a small sum is bound by memory
+// latency) whose block sums meet in the workspace across one grid barrier; elsewhere one block of
+// kThreads. Above kMaxItems the rung is shuffle (rung 6), two passes, ReduceTuning's constants.
 struct SinglePassTuning {
-  static constexpr int kThreads = 1024;  // both single-launch kernels
+  static constexpr int kThreads = 1024;  // the one-block kernel
   static constexpr int kLog2Threads = 10;
-  static constexpr int kClusterBlocks = 8;
-  static constexpr int kClusterUnroll = 4;   // float4 loads in flight per thread, cluster kernel
+  static constexpr int kGridBlocks = 16;
+  static constexpr int kGridThreads = 256;
+  static constexpr int kGridUnroll = 4;      // float4 loads in flight per thread, grid kernel
   static constexpr int kOneBlockUnroll = 8;  // one block: more loads in flight to cover the latency alone
-  // The largest n taken in one launch: 2^17 floats are 512 KiB, 64 KiB per block of the cluster.
+  // The largest n taken in one launch: 2^17 floats are 512 KiB, 32 KiB per block of the grid.
   static constexpr std::int64_t kMaxItems = std::int64_t{1} << 17;
 };
 static_assert((1 << SinglePassTuning::kLog2Threads) == SinglePassTuning::kThreads, "log2 matches");
-static_assert(SinglePassTuning::kClusterBlocks <= 8, "portable cluster size");
+static_assert(SinglePassTuning::kGridThreads <= SinglePassTuning::kThreads,
+              "the one-block kernel's tree term bounds the grid kernel's");
+static_assert(SinglePassTuning::kGridBlocks * SinglePassTuning::kGridThreads >= SinglePassTuning::kThreads,
+              "the one-block kernel's chain bounds the grid kernel's");
 
 // How a rung takes its items from global memory.
 enum class LoadShape {
@@ -83,7 +88,7 @@ GPUPRIMS_HD constexpr std::int64_t items_per_block_min(Algorithm algo) {
 
 // Blocks pass 1 would use with an unlimited GPU: ceil(n / items_per_block_min), capped at kMaxPartials.
 // An upper bound of the real grid on every device; 0 for n <= 0. A single launch counts as one block
-// (it writes d_out itself and needs no partials).
+// (it writes d_out itself; its grid kernel's block sums have their own room, workspace_bytes_for).
 GPUPRIMS_HD constexpr std::int64_t max_pass1_blocks(std::int64_t n, Algorithm algo) {
   if (n <= 0) return 0;
   if (single_launch(n, algo)) return 1;
@@ -102,10 +107,12 @@ GPUPRIMS_HD constexpr std::size_t partials_bytes(std::int64_t blocks) {
   return static_cast<std::size_t>(blocks) * sizeof(float) + (kPartialsAlign - sizeof(float));
 }
 
-// Workspace for n items: room for one float per pass-1 block when there are two passes, none for one
-// pass. Depends on n and the rung only (no device query): the compile-time cap bounds the real grid.
+// Workspace for n items: room for one float per pass-1 block when there are two passes, and for the
+// grid kernel's block sums in a single launch. Depends on n and the rung only (no device query): the
+// compile-time caps bound the real grid.
 GPUPRIMS_HD constexpr std::size_t workspace_bytes_for(std::int64_t n, Algorithm algo) {
-  if (!valid_algorithm(algo)) return 0;
+  if (!valid_algorithm(algo) || n <= 0) return 0;
+  if (single_launch(n, algo)) return partials_bytes(SinglePassTuning::kGridBlocks);
   const std::int64_t blocks = max_pass1_blocks(n, algo);
   return blocks > 1 ? partials_bytes(blocks) : 0;
 }
@@ -124,15 +131,16 @@ GPUPRIMS_HD constexpr std::int64_t chain_items(std::int64_t n, std::int64_t bloc
 }
 
 // The chain of a single launch, an upper bound for both of its kernels: one block of 1024 threads
-// (the longest per-thread chain, counted as chain_items counts it) plus the kClusterBlocks block sums
-// that block rank 0 of a cluster adds in rank order.
+// (the longer per-thread chain, counted as chain_items counts it: the grid kernel has at least as many
+// threads) plus the kGridBlocks block sums that block 0 of the grid adds in block order.
 GPUPRIMS_HD constexpr std::int64_t single_launch_chain(std::int64_t n) {
   if (n <= 0) return 0;
   constexpr std::int64_t V = ReduceTuning::kVecWidth;
-  return V * ceil_div_i64(ceil_div_i64(n, V), SinglePassTuning::kThreads) + 2 + SinglePassTuning::kClusterBlocks;
+  return V * ceil_div_i64(ceil_div_i64(n, V), SinglePassTuning::kThreads) + 2 + SinglePassTuning::kGridBlocks;
 }
 
-// log2(threads) of the error bound's tree term: 10 for a single launch's 1024-thread blocks, else 8.
+// log2(threads) of the error bound's tree term: 10 for a single launch (its one-block kernel's 1024
+// threads bound the grid kernel's 256), else 8.
 GPUPRIMS_HD constexpr int bound_log2_threads(std::int64_t n, Algorithm algo) {
   return single_launch(n, algo) ? SinglePassTuning::kLog2Threads : ReduceTuning::kLog2Threads;
 }
@@ -157,9 +165,10 @@ GPUPRIMS_HD constexpr ReducePlan make_plan(std::int64_t n, Algorithm algo, std::
   if (n <= 0) return p;
   if (single_launch(n, algo)) {
     p.threads = SinglePassTuning::kThreads;
-    p.blocks = 1;  // the cluster's blocks meet in shared memory: no partials, one launch
+    p.blocks = 1;  // as the one-block kernel: the grid kernel's blocks meet inside the launch
     p.passes = 1;
     p.items_per_thread = single_launch_chain(n);
+    p.workspace_bytes = workspace_bytes_for(n, algo);  // the grid kernel's block sums
     return p;
   }
   const std::int64_t resident = resident_blocks < 1 ? 1 : resident_blocks;

@@ -79,68 +79,47 @@ Status launch(const float* d_in, std::int64_t n, float* d_out, void* d_workspace
   return Status::success;
 }
 
-// Whether the single-pass cluster kernel can run on this device: compute capability 9.0 or above, the
-// kernel built for it (a PTX JIT of an sm_80 build holds the empty body) and at least one cluster of
-// its shape resident. Measured once per device.
-std::atomic<int> g_cluster_usable[kMaxCachedDevices];  // 0 unknown, 1 usable, 2 not
+// Whether the single-pass grid kernel can run on this device: cooperative launches supported and its
+// kGridBlocks blocks resident at once (a cooperative launch is refused otherwise). Measured once per
+// device.
+std::atomic<int> g_grid_usable[kMaxCachedDevices];  // 0 unknown, 1 usable, 2 not
 
-Status cluster_usable(const DeviceInfo& dev, bool* usable) {
+Status grid_usable(const DeviceInfo& dev, bool* usable) {
   const bool cacheable = dev.ordinal >= 0 && dev.ordinal < kMaxCachedDevices;
-  const int cached = cacheable ? g_cluster_usable[dev.ordinal].load(std::memory_order_relaxed) : 0;
+  const int cached = cacheable ? g_grid_usable[dev.ordinal].load(std::memory_order_relaxed) : 0;
   if (cached != 0) {
     *usable = cached == 1;
     return Status::success;
   }
-  bool ok = false;
-  if (dev.cc_major >= 9) {
-    constexpr auto kKernel = &sum_single_pass_cluster<SinglePassTuning::kThreads>;
-    cudaFuncAttributes attr{};
-    GPUPRIMS_CUDA_TRY(cudaFuncGetAttributes(&attr, kKernel));
-    if (attr.binaryVersion >= 90 && attr.ptxVersion >= 90) {
-      cudaLaunchAttribute cluster{};
-      cluster.id = cudaLaunchAttributeClusterDimension;
-      cluster.val.clusterDim.x = SinglePassTuning::kClusterBlocks;
-      cluster.val.clusterDim.y = 1;
-      cluster.val.clusterDim.z = 1;
-      cudaLaunchConfig_t config{};
-      config.gridDim = dim3(SinglePassTuning::kClusterBlocks, 1, 1);
-      config.blockDim = dim3(SinglePassTuning::kThreads, 1, 1);
-      config.attrs = &cluster;
-      config.numAttrs = 1;
-      int clusters = 0;
-      GPUPRIMS_CUDA_TRY(cudaOccupancyMaxActiveClusters(&clusters, kKernel, &config));
-      ok = clusters >= 1;
-    }
-  }
-  if (cacheable) g_cluster_usable[dev.ordinal].store(ok ? 1 : 2, std::memory_order_relaxed);
+  int cooperative = 0, per_sm = 0;
+  GPUPRIMS_CUDA_TRY(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, dev.ordinal));
+  GPUPRIMS_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+      &per_sm, sum_single_pass_grid<SinglePassTuning::kGridThreads, SinglePassTuning::kGridBlocks>,
+      SinglePassTuning::kGridThreads, 0));
+  const bool ok = cooperative != 0 && static_cast<std::int64_t>(per_sm) * dev.sm_count >= SinglePassTuning::kGridBlocks;
+  if (cacheable) g_grid_usable[dev.ordinal].store(ok ? 1 : 2, std::memory_order_relaxed);
   *usable = ok;
   return Status::success;
 }
 
-// Rung 7: one launch for small n (the cluster kernel where usable, else one block), shuffle above.
+// Rung 7: one launch for small n (the cooperative grid kernel where usable, else one block), shuffle
+// above. The grid kernel's block sums go to the workspace's first 16-byte boundary, as partials do.
 Status launch_single_pass(const float* d_in, std::int64_t n, float* d_out, void* d_workspace, Algorithm algo,
                           const DeviceInfo& dev, cudaStream_t stream) {
   if (!single_launch(n, algo)) return launch<&sum_shuffle<kThreads>>(d_in, n, d_out, d_workspace, algo, dev, stream);
-  constexpr int kBlockThreads = SinglePassTuning::kThreads;
-  bool use_cluster = false;
-  GPUPRIMS_TRY(cluster_usable(dev, &use_cluster));
-  if (!use_cluster) {
-    sum_single_pass_block<kBlockThreads><<<1, kBlockThreads, 0, stream>>>(d_in, n, d_out);
+  bool use_grid = false;
+  GPUPRIMS_TRY(grid_usable(dev, &use_grid));
+  if (!use_grid) {
+    sum_single_pass_block<SinglePassTuning::kThreads><<<1, SinglePassTuning::kThreads, 0, stream>>>(d_in, n, d_out);
     GPUPRIMS_LAUNCH_CHECK();
     return Status::success;
   }
-  cudaLaunchAttribute cluster{};
-  cluster.id = cudaLaunchAttributeClusterDimension;
-  cluster.val.clusterDim.x = SinglePassTuning::kClusterBlocks;
-  cluster.val.clusterDim.y = 1;
-  cluster.val.clusterDim.z = 1;
-  cudaLaunchConfig_t config{};
-  config.gridDim = dim3(SinglePassTuning::kClusterBlocks, 1, 1);  // exactly one cluster
-  config.blockDim = dim3(kBlockThreads, 1, 1);
-  config.stream = stream;
-  config.attrs = &cluster;
-  config.numAttrs = 1;
-  GPUPRIMS_CUDA_TRY(cudaLaunchKernelEx(&config, &sum_single_pass_cluster<kBlockThreads>, d_in, n, d_out));
+  float* partials = reinterpret_cast<float*>(align_partials(reinterpret_cast<std::uintptr_t>(d_workspace)));
+  void* args[] = {const_cast<float**>(&d_in), &n, &partials, &d_out};
+  GPUPRIMS_CUDA_TRY(cudaLaunchCooperativeKernel(
+      reinterpret_cast<const void*>(
+          &sum_single_pass_grid<SinglePassTuning::kGridThreads, SinglePassTuning::kGridBlocks>),
+      dim3(SinglePassTuning::kGridBlocks), dim3(SinglePassTuning::kGridThreads), args, 0, stream));
   GPUPRIMS_LAUNCH_CHECK();
   return Status::success;
 }

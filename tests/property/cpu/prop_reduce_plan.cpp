@@ -29,8 +29,8 @@ constexpr std::int64_t T = Tuning::kThreads;
 constexpr int U = Tuning::kUnroll;
 
 // The single_pass rung's single launch (n <= SinglePassTuning::kMaxItems) has two kernels, chosen by
-// the device: one block of 1024 threads with 8 loads in flight (modelled by default), or an 8-block
-// cluster with 4 whose block sums rank 0 adds in rank order (model_sum's `cluster`).
+// the device: one block of 1024 threads with 8 loads in flight (modelled by default), or a cooperative
+// grid of 16 blocks of 256 with 4 whose block sums block 0 adds in block order (model_sum's `grid`).
 using SP = rd::SinglePassTuning;
 
 // The items global thread gtid of nthreads adds in thread_sum<unroll>(), in its order: body float4 k
@@ -133,17 +133,17 @@ std::vector<float> model_pass(const float* x, std::uintptr_t addr, std::int64_t 
   return out;
 }
 
-// The single launch: one block of 1024 threads (8 loads in flight), or with `cluster` 8 blocks (4 in
-// flight) whose sums are added in rank order.
-float model_single_launch(const float* x, std::uintptr_t addr, std::int64_t n, bool cluster) {
+// The single launch: one block of 1024 threads (8 loads in flight), or with `grid` 16 blocks of 256
+// (4 in flight) whose sums are added in block order.
+float model_single_launch(const float* x, std::uintptr_t addr, std::int64_t n, bool grid) {
   const rd::VecSplit s = rd::vec_split(addr, n);
-  const std::int64_t blocks = cluster ? SP::kClusterBlocks : 1;
-  const int unroll = cluster ? SP::kClusterUnroll : SP::kOneBlockUnroll;
-  std::vector<float> v(static_cast<std::size_t>(SP::kThreads));
+  const std::int64_t blocks = grid ? SP::kGridBlocks : 1;
+  const std::int64_t threads = grid ? SP::kGridThreads : SP::kThreads;
+  const int unroll = grid ? SP::kGridUnroll : SP::kOneBlockUnroll;
+  std::vector<float> v(static_cast<std::size_t>(threads));
   float total = 0.0f;
   for (std::int64_t b = 0; b < blocks; ++b) {
-    for (std::int64_t t = 0; t < SP::kThreads; ++t)
-      v[t] = model_thread_sum(x, s, b * SP::kThreads + t, blocks * SP::kThreads, unroll);
+    for (std::int64_t t = 0; t < threads; ++t) v[t] = model_thread_sum(x, s, b * threads + t, blocks * threads, unroll);
     const float block_sum = model_tree(v, Algorithm::single_pass);
     total = b == 0 ? block_sum : total + block_sum;
   }
@@ -153,11 +153,11 @@ float model_single_launch(const float* x, std::uintptr_t addr, std::int64_t n, b
 // sum() as the kernels compute it, for a GPU holding `resident` blocks at once; the workspace is
 // `ws_addr` bytes into memory (the partials start at its first 16-byte boundary).
 float model_sum(const std::vector<float>& x, std::uintptr_t addr, Algorithm a, std::int64_t resident,
-                std::uintptr_t ws_addr, bool cluster = false) {
+                std::uintptr_t ws_addr, bool grid = false) {
   const auto n = static_cast<std::int64_t>(x.size());
   const rd::ReducePlan p = rd::make_plan(n, a, resident);
   if (p.passes == 0) return 0.0f;
-  if (rd::single_launch(n, a)) return model_single_launch(x.data(), addr, n, cluster);
+  if (rd::single_launch(n, a)) return model_single_launch(x.data(), addr, n, grid);
   if (p.passes == 1) return model_pass(x.data(), addr, n, 1, a)[0];
   const std::vector<float> partials = model_pass(x.data(), addr, n, p.blocks, a);
   return model_pass(partials.data(), rd::align_partials(ws_addr), p.blocks, 1, a)[0];
@@ -211,14 +211,15 @@ TEST(ReducePlanProp, PlanInvariants) {
     RC_ASSERT(p.blocks <= rd::max_pass1_blocks(n, a));
     RC_ASSERT(p.passes == (p.blocks > 1 ? 2 : 1));
     RC_ASSERT(p.workspace_bytes <= gpuprims::reduce::workspace_bytes(n, a));
-    RC_ASSERT(p.workspace_bytes == (p.passes == 2 ? static_cast<std::size_t>(p.blocks) * 4 + 12 : 0u));
+    const std::int64_t partial_count = p.passes == 2 ? p.blocks : rd::single_launch(n, a) ? SP::kGridBlocks : 0;
+    RC_ASSERT(p.workspace_bytes == (partial_count > 0 ? static_cast<std::size_t>(partial_count) * 4 + 12 : 0u));
     RC_ASSERT(p.blocks * p.threads * p.items_per_thread >= n);  // every item has an owner
     if (p.passes == 2) RC_ASSERT(T * p.pass2_items_per_thread >= p.blocks);
     // Not more items per thread than needed: one more block-wide round would already cover n (a single
-    // launch's chain also counts the cluster's block sums).
-    const std::int64_t cluster_adds = rd::single_launch(n, a) ? SP::kClusterBlocks : 0;
+    // launch's chain also counts the grid kernel's block sums).
+    const std::int64_t grid_adds = rd::single_launch(n, a) ? SP::kGridBlocks : 0;
     if (rd::load_shape(a) == rd::LoadShape::tile_per_thread) RC_ASSERT((p.items_per_thread - 1) * p.blocks * T < n);
-    else RC_ASSERT((p.items_per_thread - 2 - 4 - cluster_adds) * p.blocks * p.threads < n);
+    else RC_ASSERT((p.items_per_thread - 2 - 4 - grid_adds) * p.blocks * p.threads < n);
     RC_ASSERT(p.bound_items() <= rd::bound_items_upper(n, a, 1 + resident / 32));
   }));
 }
@@ -336,7 +337,7 @@ TEST(ReducePlanProp, ModelStaysWithinTheDesignBound) {
                                                          rd::bound_log2_threads(n, a), p.passes);
     const double err = std::fabs(static_cast<double>(s) - ref.sum);
     RC_ASSERT(err <= bound);
-    if (rd::single_launch(n, a)) {  // the cluster kernel too
+    if (rd::single_launch(n, a)) {  // the grid kernel too
       const float sc = model_sum(x, aligned_addr(off), a, resident, aligned_addr(0), true);
       RC_ASSERT(std::fabs(static_cast<double>(sc) - ref.sum) <= bound);
     }

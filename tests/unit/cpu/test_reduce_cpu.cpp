@@ -56,6 +56,7 @@ TEST(ReduceCpu, NamesFollowTheLadder) {
 // offset from a 16-byte boundary, every size up to 10^4 (each rung's one/two-pass boundary and the
 // first two-pass grids) and sizes up to 2^62: the partials fit the queried bytes, and the query is 0
 // exactly when no GPU takes two passes (a null workspace is then accepted, and nothing is written).
+// A single_pass single launch is one pass that still keeps its grid kernel's block sums there.
 TEST(ReduceCpu, WorkspaceHoldsEveryGridsPartialsAndIsZeroOnlyForOnePass) {
   const std::int64_t residents[] = {1, 2, 3, 132, std::int64_t{132} * 8, 2047, 2048, 2049, std::int64_t{1} << 20};
   std::vector<std::int64_t> sizes = {-1};
@@ -68,10 +69,12 @@ TEST(ReduceCpu, WorkspaceHoldsEveryGridsPartialsAndIsZeroOnlyForOnePass) {
       bool two_passes_somewhere = false;
       for (std::int64_t resident : residents) {
         const rd::ReducePlan p = rd::make_plan(n, a, resident);
-        if (p.passes < 2) continue;
+        const bool grid_sums = n > 0 && rd::single_launch(n, a);  // n == 0 launches nothing
+        if (p.passes < 2 && !grid_sums) continue;
         two_passes_somewhere = true;
+        const std::int64_t partials = grid_sums ? rd::SinglePassTuning::kGridBlocks : p.blocks;
         for (std::uintptr_t addr = 0x1000; addr < 0x1010; addr += 4) {
-          const std::uintptr_t end = rd::align_partials(addr) + static_cast<std::uintptr_t>(p.blocks) * sizeof(float);
+          const std::uintptr_t end = rd::align_partials(addr) + static_cast<std::uintptr_t>(partials) * sizeof(float);
           if (end > addr + ws) {
             ADD_FAILURE() << "n " << n << ", " << resident << " resident blocks: " << p.blocks
                           << " partials from workspace offset " << addr % 16 << " end " << end - addr
@@ -188,23 +191,27 @@ TEST(ReducePlanCpu, SmallInputsTakeOneBlockAndOnePass) {
       const rd::ReducePlan p = rd::make_plan(n, a, 1056);
       EXPECT_EQ(1, p.blocks);
       EXPECT_EQ(1, p.passes);
-      EXPECT_EQ(0u, p.workspace_bytes);
+      // single_pass's grid kernel keeps its block sums in the workspace; the other rungs need none.
+      EXPECT_EQ(rd::single_launch(n, a) ? rd::partials_bytes(rd::SinglePassTuning::kGridBlocks) : 0u,
+                p.workspace_bytes);
       EXPECT_EQ(0, p.pass2_items_per_thread);
       // single_pass's single launch runs 1024-thread blocks (SinglePassTuning).
       EXPECT_EQ(rd::single_launch(n, a) ? rd::SinglePassTuning::kThreads : Tuning::kThreads, p.threads);
     }
 }
 
-// single_pass: one launch and no workspace up to SinglePassTuning::kMaxItems, then shuffle's plan,
-// workspace and bound; its chain covers one 1024-thread block plus the cluster's block sums.
+// single_pass: one launch up to SinglePassTuning::kMaxItems, its workspace the grid kernel's 16 block
+// sums (plus the 16-byte alignment slack: 76 bytes), then shuffle's plan, workspace and bound; its
+// chain covers one 1024-thread block plus the grid's block sums.
 TEST(ReducePlanCpu, SinglePassIsOneLaunchThenShuffle) {
   constexpr std::int64_t kMax = rd::SinglePassTuning::kMaxItems;
   for (std::int64_t n : {std::int64_t{1}, std::int64_t{4097}, std::int64_t{1} << 16, kMax}) {
     EXPECT_TRUE(rd::single_launch(n, Algorithm::single_pass));
-    EXPECT_EQ(0u, gpuprims::reduce::workspace_bytes(n, Algorithm::single_pass));
+    EXPECT_EQ(76u, gpuprims::reduce::workspace_bytes(n, Algorithm::single_pass));
     const rd::ReducePlan p = rd::make_plan(n, Algorithm::single_pass, 1056);
     EXPECT_EQ(1, p.passes);
-    EXPECT_EQ(std::int64_t{4} * ((n + std::int64_t{4096} - 1) / std::int64_t{4096}) + 2 + 8, p.items_per_thread) << n;
+    EXPECT_EQ(76u, p.workspace_bytes);
+    EXPECT_EQ(std::int64_t{4} * ((n + std::int64_t{4096} - 1) / std::int64_t{4096}) + 2 + 16, p.items_per_thread) << n;
     EXPECT_EQ(10, rd::bound_log2_threads(n, Algorithm::single_pass));
     EXPECT_EQ(p.bound_items(), rd::bound_items_upper(n, Algorithm::single_pass, 132));
   }

@@ -38,9 +38,16 @@ std::vector<t::GemmLayout> layouts_for(const d::RungEntry& p) {
               t::make_layout(bm - 1, bn + 3, 300, 1, 2, 3, 3, 2, 1), t::make_layout(3, 2 * bn + 4, 517, 0, 0, 4),
               t::make_layout(bm, 4, 64, 4, 4, 4)};
     case d::PathKind::few_cols:
-      return {t::make_layout(1, 1, 1), t::make_layout(257, bn, 33),
-              t::make_layout(2 * bm + 3, bn - 1, 300, 1, 2, 3, 3, 2, 1), t::make_layout(1000, 3, 517, 0, 0, 4),
-              t::make_layout(bm, bn, 640, 4, 4, 4)};
+      // n == 1 (few_cols_4's one-column kernel): unaligned A, aligned A with a padded B, and a grid of
+      // 70 blocks (past FewColsShape::kLatencyBoundBlocks: the one-pass form).
+      return {t::make_layout(1, 1, 1),
+              t::make_layout(257, bn, 33),
+              t::make_layout(2 * bm + 3, bn - 1, 300, 1, 2, 3, 3, 2, 1),
+              t::make_layout(1000, 3, 517, 0, 0, 4),
+              t::make_layout(bm, bn, 640, 4, 4, 4),
+              t::make_layout(2 * bm + 3, 1, 300, 1, 2, 3, 3, 2, 1),
+              t::make_layout(bm, 1, 200, 0, 3, 0),
+              t::make_layout(70 * bm, 1, 130)};
     case d::PathKind::tile: break;
   }
   return {t::make_layout(1, 1, 1), t::make_layout(bm + 1, bn - 1, 17),

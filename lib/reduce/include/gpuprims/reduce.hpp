@@ -27,7 +27,7 @@ enum class Algorithm {
   add_during_load,   //!< each thread adds while loading (16-byte loads, grid-stride)
   unroll_last_warp,  //!< the last warp unrolled without barriers
   shuffle,           //!< warp shuffles instead of shared memory
-  single_pass,       //!< small n: one launch (a block cluster on sm_90, else one block); above, as shuffle
+  single_pass,       //!< small n: one launch (a cooperative grid of 16 blocks, else one block); above, as shuffle
 };
 
 //! Every variant, in ladder order (every enum value from baseline to single_pass, which stays last:

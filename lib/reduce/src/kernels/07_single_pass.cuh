@@ -1,9 +1,10 @@
 #pragma once
-// Rung 7, single_pass: small sums in one launch, no second kernel and no memset. On sm_90 a cluster of
-// 8 blocks x 1024 threads: each block reduces its grid-stride share as shuffle does, then block rank 0
-// reads the other blocks' sums from their shared memory (distributed shared memory) and adds them in
-// rank order. Elsewhere (or when a cluster cannot be launched) one block of 1024 threads with eight
-// float4 loads in flight per thread. Above SinglePassTuning::kMaxItems the rung is shuffle.
+// Rung 7, single_pass: small sums in one launch, no second kernel and no memset. A cooperative grid of
+// SinglePassTuning::kGridBlocks small blocks spreads the loads over that many SMs (a 2^16 sum is bound
+// by memory latency, not bandwidth); each block writes its sum to the workspace, the grid meets at one
+// grid barrier (the runtime's, so no counter of ours to zero), and block 0 adds the block sums in block
+// order. Where a cooperative launch is not available, one block of 1024 threads with eight float4
+// loads in flight per thread. Above SinglePassTuning::kMaxItems the rung is shuffle.
 #include <cooperative_groups.h>
 
 #include <cstdint>
@@ -15,35 +16,29 @@
 
 namespace gpuprims::reduce::detail {
 
-// One cluster of SinglePassTuning::kClusterBlocks blocks (launched as exactly one cluster; block rank
-// == blockIdx.x): out[0] = the sum of in[0, n). Compiled empty below sm_90, where the host never
-// launches it (it checks the kernel's binary version).
-template <int kThreads>
+// Launched cooperatively as kBlocks blocks: out[0] = the sum of in[0, n); partials holds kBlocks floats
+// (written before the barrier, read after it by block 0 only).
+template <int kThreads, int kBlocks>
 __global__ void __launch_bounds__(kThreads)
-    sum_single_pass_cluster(const float* __restrict__ in, std::int64_t n, float* __restrict__ out) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  namespace cg = cooperative_groups;
-  __shared__ float block_sum;
-  const cg::cluster_group cluster = cg::this_cluster();
+    sum_single_pass_grid(const float* __restrict__ in, std::int64_t n, float* partials, float* __restrict__ out) {
   const int tid = static_cast<int>(threadIdx.x);
-  const std::int64_t nthreads = static_cast<std::int64_t>(gridDim.x) * kThreads;
+  constexpr std::int64_t kGridThreads = std::int64_t{kBlocks} * kThreads;
   const std::int64_t gtid = static_cast<std::int64_t>(blockIdx.x) * kThreads + tid;
-  const float v = thread_sum<SinglePassTuning::kClusterUnroll>(in, n, gtid, nthreads);
+  const float v = thread_sum<SinglePassTuning::kGridUnroll>(in, n, gtid, kGridThreads);
   const float s = ::gpuprims::detail::block_reduce<kThreads>(v, ::gpuprims::detail::SumOp{}, tid);
-  if (tid == 0) block_sum = s;
-  cluster.sync();  // every block's sum is in its shared memory and visible to the cluster
-  if (cluster.block_rank() == 0 && tid == 0) {
-    float total = block_sum;
-    const unsigned blocks = cluster.num_blocks();
-    for (unsigned r = 1; r < blocks; ++r) total += *cluster.map_shared_rank(&block_sum, r);
+  if (tid == 0) partials[blockIdx.x] = s;
+  cooperative_groups::this_grid().sync();  // every block sum is written and visible to the grid
+  if (blockIdx.x == 0 && tid == 0) {
+    // Every load in flight at once (one at a time, the 15 L2 round trips cost about 1 us on an H100),
+    // then the adds in block order: fixed bits.
+    float sums[kBlocks];
+#pragma unroll
+    for (int b = 1; b < kBlocks; ++b) sums[b] = __ldcg(partials + b);
+    float total = s;
+#pragma unroll
+    for (int b = 1; b < kBlocks; ++b) total += sums[b];
     out[0] = total;
   }
-  cluster.sync();  // no block may exit (and free its shared memory) before rank 0 has read it
-#else
-  (void)in;
-  (void)n;
-  (void)out;
-#endif
 }
 
 // One block: out[0] = the sum of in[0, n).
