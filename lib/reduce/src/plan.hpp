@@ -68,7 +68,8 @@ GPUPRIMS_HD constexpr bool valid_algorithm(Algorithm algo) {
   return static_cast<int>(algo) >= 0 && static_cast<int>(algo) < static_cast<int>(kAllAlgorithms.size());
 }
 
-// True when the single_pass rung takes n items in one launch (no workspace, no second kernel).
+// True when the single_pass rung takes n items in one launch (no second kernel; its grid kernel keeps
+// one float per block in the workspace).
 GPUPRIMS_HD constexpr bool single_launch(std::int64_t n, Algorithm algo) {
   return algo == Algorithm::single_pass && n <= SinglePassTuning::kMaxItems;
 }
