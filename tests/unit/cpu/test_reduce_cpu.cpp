@@ -67,9 +67,9 @@ TEST(ReduceCpu, WorkspaceHoldsEveryGridsPartialsAndIsZeroOnlyForOnePass) {
     for (std::int64_t n : sizes) {
       const std::size_t ws = gpuprims::reduce::workspace_bytes(n, a);
       bool two_passes_somewhere = false;
+      const bool grid_sums = n > 0 && rd::single_launch(n, a);  // n == 0 launches nothing
       for (std::int64_t resident : residents) {
         const rd::ReducePlan p = rd::make_plan(n, a, resident);
-        const bool grid_sums = n > 0 && rd::single_launch(n, a);  // n == 0 launches nothing
         if (p.passes < 2 && !grid_sums) continue;
         two_passes_somewhere = true;
         const std::int64_t partials = grid_sums ? rd::SinglePassTuning::kGridBlocks : p.blocks;

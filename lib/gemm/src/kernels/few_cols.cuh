@@ -129,7 +129,7 @@ Status launch_few_cols(const GemmCall& c) {
   const std::int64_t blocks = ceil_div<std::int64_t>(c.op.m, FewColsShape::rows_per_block(kCols));
   if (c.op.n > kCols || blocks <= 0 || blocks > INT_MAX) return Status::unsupported;
   const bool latency_bound = blocks * c.splits <= FewColsShape::kLatencyBoundBlocks;
-  const bool one_col = kCols == kFewColsOneColVariant && c.op.n == 1;
+  const bool one_col = c.op.n == 1;  // taken only where the variant has the form (below)
   // B is staged one scalar at a time, so 16-byte loads need only A's alignment (a split's k offset is a
   // multiple of the path's k_align, 4, which keeps it).
   GemmCall call = c;
