@@ -288,9 +288,13 @@ TEST(ReduceGpu, ValidCallsOnZerosSumToZero) {
 }
 
 // Bad inputs: the right Status, and no launch (the poisoned output stays poisoned, no CUDA error).
-TEST(ReduceGpu, BadInputsLaunchNothing) {
+// Two sizes: two passes for every rung, and single_pass's single launch (whose grid kernel needs the
+// workspace too).
+class ReduceBadInputs : public ::testing::TestWithParam<std::int64_t> {};
+
+TEST_P(ReduceBadInputs, LaunchNothing) {
   GPUPRIMS_REQUIRE_GPU();
-  const std::int64_t n = (1 << 20) + 3;
+  const std::int64_t n = GetParam();
   gpuprims::detail::DeviceBuffer<float> in(static_cast<std::size_t>(n) + 4), out(4), ws(4096);
   ASSERT_TRUE(in && out && ws);
   CUDA_OK(cudaMemset(in.get(), 0, in.bytes()));
@@ -308,6 +312,8 @@ TEST(ReduceGpu, BadInputsLaunchNothing) {
   for (Algorithm a : kAllAlgorithms) {
     SCOPED_TRACE(gpuprims::reduce::name(a));
     const std::size_t wsb = gpuprims::reduce::workspace_bytes(n, a);
+    ASSERT_GT(wsb, 0u) << "every rung needs a workspace at these sizes (the checks below pass wsb - 1)";
+    ASSERT_LE(wsb, ws.bytes());
     using gpuprims::reduce::sum;
     EXPECT_STATUS(Status::invalid_argument, sum(nullptr, n, out.get(), ws.get(), wsb, a));
     EXPECT_STATUS(Status::invalid_argument, sum(nullptr, n, out.get(), a));
@@ -333,6 +339,9 @@ TEST(ReduceGpu, BadInputsLaunchNothing) {
   }
   check_untouched();
 }
+
+INSTANTIATE_TEST_SUITE_P(TwoPassesAndSingleLaunch, ReduceBadInputs,
+                         ::testing::Values(std::int64_t{(1 << 20) + 3}, std::int64_t{4099}));
 
 TEST(ReduceGpu, LargerWorkspaceAndUserStream) {
   GPUPRIMS_REQUIRE_GPU();
