@@ -6,6 +6,7 @@
 // 5-fold cross-validation over the shapes (fit on four fifths, score on the rest).
 //   sgemm_autotune [--out autotune.json] [--constants model_constants.inc] [--quick]
 //   sgemm_autotune --from-json autotune.json [--constants F]   refit a stored sweep (no GPU needed)
+//   sgemm_autotune --explain M N K   every candidate's measured and predicted time for one shape
 #include <gpuprims/gemm.hpp>
 
 #include <algorithm>
@@ -21,6 +22,7 @@
 #include "gemm/tools/model_fit.hpp"
 #include "gemm_shapes.hpp"
 #include "harness.hpp"
+#include "testkit/cublas.hpp"
 #include "testkit/random.hpp"
 
 namespace {
@@ -44,35 +46,83 @@ int path_index(const std::string& name) {
   return -1;
 }
 
-// Every candidate on every tuning shape, timed on the present GPU.
+// Every candidate plan for one shape, timed on the present GPU (operands random, never zeros).
+std::vector<d::TimedPlan> time_candidates(const GemmShape& s, const d::DeviceShape& device, Timer& timer,
+                                          const TimingOptions& opt) {
+  std::vector<d::TimedPlan> samples;
+  const auto a_buf = device_buffer<float>(s.m * s.k, "A"), b_buf = device_buffer<float>(s.k * s.n, "B"),
+             c_buf = device_buffer<float>(s.m * s.n, "C");
+  float *A = a_buf.get(), *B = b_buf.get(), *C = c_buf.get();
+  BENCH_CUDA(tk::fill_uniform(A, s.m * s.k, 21));
+  BENCH_CUDA(tk::fill_uniform(B, s.k * s.n, 22));
+  std::size_t ws_bytes = 16;
+  d::for_each_candidate(s.m, s.n, s.k, device, [&](int, const d::GemmPlan& plan) {
+    ws_bytes = std::max(ws_bytes, d::call_workspace_bytes(plan, s.m, s.n, false, device.sm_count));
+  });
+  const auto ws_buf = device_buffer<unsigned char>(ws_bytes, "workspace");
+  void* ws = ws_buf.get();
+  d::for_each_candidate(s.m, s.n, s.k, device, [&](int path, const d::GemmPlan& plan) {
+    const d::SgemmArgs a{s.m,     s.n,  s.k, 1.0f, A, s.k, B, s.n, 0.0f, C, s.n, gpuprims::gemm::Algorithm::tuned,
+                         nullptr, false};
+    const Timing t = timer.time(
+        [&] {
+      if (d::sgemm_run(a, &plan, ws, ws_bytes, timer.stream()) != gpuprims::Status::success) std::exit(1);
+        },
+        opt);
+    samples.push_back({s.m, s.n, s.k, true, path, plan, t.median_ms * 1e3});
+    progress(shape_name(s.m, s.n, s.k) + " " + d::plan_label(plan), t.median_ms);
+  });
+  return samples;
+}
+
+// Every candidate on every tuning shape.
 std::vector<d::TimedPlan> sweep(const std::vector<GemmShape>& shapes, const d::DeviceShape& device, Timer& timer,
                                 const TimingOptions& opt) {
   std::vector<d::TimedPlan> samples;
   for (const GemmShape& s : shapes) {
-    const auto a_buf = device_buffer<float>(s.m * s.k, "A"), b_buf = device_buffer<float>(s.k * s.n, "B"),
-               c_buf = device_buffer<float>(s.m * s.n, "C");
-    float *A = a_buf.get(), *B = b_buf.get(), *C = c_buf.get();
-    BENCH_CUDA(tk::fill_uniform(A, s.m * s.k, 21));
-    BENCH_CUDA(tk::fill_uniform(B, s.k * s.n, 22));
-    std::size_t ws_bytes = 16;
-    d::for_each_candidate(s.m, s.n, s.k, device, [&](int, const d::GemmPlan& plan) {
-      ws_bytes = std::max(ws_bytes, d::call_workspace_bytes(plan, s.m, s.n, false, device.sm_count));
-    });
-    const auto ws_buf = device_buffer<unsigned char>(ws_bytes, "workspace");
-    void* ws = ws_buf.get();
-    d::for_each_candidate(s.m, s.n, s.k, device, [&](int path, const d::GemmPlan& plan) {
-      const d::SgemmArgs a{s.m,     s.n,  s.k, 1.0f, A, s.k, B, s.n, 0.0f, C, s.n, gpuprims::gemm::Algorithm::tuned,
-                           nullptr, false};
-      const Timing t = timer.time(
-          [&] {
-        if (d::sgemm_run(a, &plan, ws, ws_bytes, timer.stream()) != gpuprims::Status::success) std::exit(1);
-          },
-          opt);
-      samples.push_back({s.m, s.n, s.k, true, path, plan, t.median_ms * 1e3});
-      progress(shape_name(s.m, s.n, s.k) + " " + d::plan_label(plan), t.median_ms);
-    });
+    const std::vector<d::TimedPlan> one = time_candidates(s, device, timer, opt);
+    samples.insert(samples.end(), one.begin(), one.end());
   }
   return samples;
+}
+
+// --explain M N K: why the pick chose what it chose for one shape. Times every candidate (as the sweep
+// does, median of 25) and cuBLAS's FP32 SGEMM (pedantic math) in the same process, and prints each
+// plan's measured and predicted time, marking the pick and the fastest. For reading, not fitting.
+int explain(const GemmShape& s) {
+  GpuInfo gpu;
+  if (!gpu_info(&gpu)) return 2;
+  const d::DeviceShape* device = nullptr;
+  if (d::current_device_shape(&device) != gpuprims::Status::success) return 2;
+  Timer timer(gpu);
+  const TimingOptions opt;
+  const std::vector<d::TimedPlan> samples = time_candidates(s, *device, timer, opt);
+  const d::ModelConstants& model = d::fitted_constants();
+  const d::GemmPlan pick = d::pick_plan(s.m, s.n, s.k, true, *device, model);
+  const tk::CublasHandle cublas(CUBLAS_PEDANTIC_MATH, timer.stream());
+  BENCH_CUBLAS(cublas.status());
+  const auto a_buf = device_buffer<float>(s.m * s.k, "A"), b_buf = device_buffer<float>(s.k * s.n, "B"),
+             c_buf = device_buffer<float>(s.m * s.n, "C");
+  BENCH_CUDA(tk::fill_uniform(a_buf.get(), s.m * s.k, 21));
+  BENCH_CUDA(tk::fill_uniform(b_buf.get(), s.k * s.n, 22));
+  const Timing vendor = timer.time(
+      [&] {
+    BENCH_CUBLAS(tk::sgemm_rowmajor(cublas.get(), s.m, s.n, s.k, 1.0f, a_buf.get(), s.k, b_buf.get(), s.n, 0.0f,
+                                    c_buf.get(), s.n));
+      },
+      opt);
+  double best_us = 0;
+  for (const d::TimedPlan& t : samples)
+    if (best_us == 0 || t.us < best_us) best_us = t.us;
+  std::printf("%s on %s: cuBLAS FP32 %.4f ms\n", shape_name(s.m, s.n, s.k).c_str(), gpu.name.c_str(), vendor.median_ms);
+  std::printf("%-34s %10s %10s %9s\n", "plan", "ms", "predicted", "x cuBLAS");
+  for (const d::TimedPlan& t : samples) {
+    const bool picked = t.plan.path == pick.path && t.plan.splits == pick.splits && t.plan.cluster == pick.cluster;
+    std::printf("%-34s %10.4f %10.4f %9.3f%s%s\n", d::plan_label(t.plan).c_str(), t.us * 1e-3,
+                d::predict_us(t.path, t.plan, t.m, t.n, t.k, true, *device, model) * 1e-3,
+                vendor.median_ms / (t.us * 1e-3), picked ? "  <- pick" : "", t.us == best_us ? "  <- fastest" : "");
+  }
+  return 0;
 }
 
 // A stored sweep: its samples, device shape and copy bandwidth.
@@ -107,6 +157,9 @@ bool load_sweep(const std::string& path, std::vector<d::TimedPlan>* samples, d::
 }  // namespace
 
 int main(int argc, char** argv) {
+  for (int i = 1; i + 3 < argc; ++i)
+    if (std::strcmp(argv[i], "--explain") == 0)
+      return explain({std::atoll(argv[i + 1]), std::atoll(argv[i + 2]), std::atoll(argv[i + 3])});
   const Args args = parse_args(argc, argv, "autotune.json");
   std::string constants_path = "model_constants.inc", from_json;
   for (int i = 1; i + 1 < argc; ++i) {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Builds once, tests on a GPU host elsewhere: packs the GPU test binaries, benchmarks and examples of
-# a configured and built build directory (stripped, one xz archive: about 25 MB for sm_90, since the
-# binaries share most of their kernels) so that a GPU machine without time to build can run them.
+# Builds once, tests on a GPU host elsewhere: packs the GPU test binaries, benchmarks (with the
+# autotuner, whose --explain times one shape's plans) and examples of a configured and built build
+# directory (stripped, one xz archive: about 50 MB for sm_90, since the binaries share most of their
+# kernels) so that a GPU machine without time to build can run them.
 #
 #   scripts/carry-binaries.sh pack BUILD_DIR [CARRY_DIR]   here: BUILD_DIR -> CARRY_DIR (build-carry)
 #   scripts/carry-binaries.sh test [CARRY_DIR]             on the GPU host, from the repository root:
@@ -35,7 +36,7 @@ case "$mode" in
       mkdir -p "$stage/files/$(dirname "$rel")"
       strip -o "$stage/files/$rel" "$bin"
     done <"$stage/ctest-list.txt"
-    for bin in "$build"/bench/*_bench; do
+    for bin in "$build"/bench/*_bench "$build"/bench/sgemm_autotune; do
       [ -x "$bin" ] || continue
       mkdir -p "$stage/files/bench"
       strip -o "$stage/files/bench/$(basename "$bin")" "$bin"
