@@ -7,7 +7,8 @@
 // in flight: the eight warps of a block share one 128-column strip and take every eighth group of
 // k rows each, then add their partial sums through shared memory in warp order (a fixed order: the
 // same bits every run). Long k is also split over block rows (k_range.cuh) when the strips alone do
-// not give every SM work.
+// not give every SM work. For the fewest rows (FewRowsShape::prefetch) each lane loads the next step's
+// rows of B before it multiplies this step's, so two steps' loads are in flight.
 #include <cstdint>
 
 #include "common/device/warp_reduce.cuh"
@@ -31,48 +32,61 @@ __device__ __forceinline__ void fma4(float (&acc)[4], float a, const float4 b) {
 }
 
 template <int kRows, bool kVec, class Visitor>
-__global__ void __launch_bounds__(FewRowsShape::kThreads) few_rows_kernel(GemmOperands op, EpilogueParams<Visitor> ep) {
+__global__ void __launch_bounds__(FewRowsShape::kThreads, FewRowsShape::min_blocks(kRows))
+    few_rows_kernel(GemmOperands op, EpilogueParams<Visitor> ep) {
   using S = FewRowsShape;
   constexpr int kUnroll = S::unroll(kRows);
   constexpr int kWarps = S::kThreads / kWarpSize;
+  constexpr int kChunk = S::chunk(kRows), kStep = S::step(kRows);
+  constexpr bool kPrefetch = S::prefetch(kRows);
   take_k_range(op, ep.out);
   allow_dependent_launch();  // a split-K reduction after this kernel may be scheduled early
-  __shared__ __align__(16) float As[kRows * S::kChunk];
+  __shared__ __align__(16) float As[kRows * kChunk];
   const int tid = threadIdx.x, warp = tid / kWarpSize, lane = tid % kWarpSize;
   const std::int64_t col = static_cast<std::int64_t>(blockIdx.x) * S::kCols + lane * 4;
   const int cols = valid_in_vec4(op.n - col);
   const float prefetched = Epilogue<Visitor>::prefetch(ep);
   float acc[kRows][4] = {};
 
-  for (std::int64_t k0 = 0; k0 < op.k; k0 += S::kChunk) {
-    const int depth = static_cast<int>(min_of<std::int64_t>(S::kChunk, op.k - k0));
+  // Warp w takes k rows [w * kUnroll, (w + 1) * kUnroll) of every kStep: kUnroll rows of B per lane,
+  // those past k read as zero. kStep divides kChunk, so a warp's next rows after a chunk's last are
+  // the next chunk's first (what the prefetch loads).
+  const float* const b_col = op.B + col;
+  const auto load_rows = [&](float4(&bv)[kUnroll], std::int64_t g) {
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) bv[u] = load4_valid<kVec>(b_col + (g + u) * op.ldb, g + u < op.k, cols);
+  };
+  float4 bv[kUnroll];
+  if constexpr (kPrefetch) load_rows(bv, warp * kUnroll);
+  for (std::int64_t k0 = 0; k0 < op.k; k0 += kChunk) {
+    const int depth = static_cast<int>(min_of<std::int64_t>(kChunk, op.k - k0));
     // A's rows for this chunk into shared memory, zero past m and past the chunk's depth.
     __syncthreads();  // every warp is done with the previous chunk
 #pragma unroll
-    for (int j = 0; j < kRows * S::kChunk / 4 / S::kThreads; ++j) {
+    for (int j = 0; j < kRows * kChunk / 4 / S::kThreads; ++j) {
       const int i = tid + j * S::kThreads;
-      const int r = i / (S::kChunk / 4), q = (i % (S::kChunk / 4)) * 4;
-      *reinterpret_cast<float4*>(&As[r * S::kChunk + q]) =
+      const int r = i / (kChunk / 4), q = (i % (kChunk / 4)) * 4;
+      *reinterpret_cast<float4*>(&As[r * kChunk + q]) =
           load4_valid<kVec>(op.A + r * op.lda + k0 + q, r < op.m, depth - q);
     }
     __syncthreads();
-    const float* b = op.B + k0 * op.ldb + col;
-    // Warp w takes k rows [w * kUnroll, (w + 1) * kUnroll) of every kWarps * kUnroll; kUnroll loads in
-    // flight per lane, rows past the chunk read as zero.
-    for (int p = warp * kUnroll; p < depth; p += kWarps * kUnroll) {
-      float4 bv[kUnroll];
-#pragma unroll
-      for (int u = 0; u < kUnroll; ++u) bv[u] = load4_valid<kVec>(b + (p + u) * op.ldb, p + u < depth, cols);
+    for (int p = warp * kUnroll; p < depth; p += kStep) {
+      float4 next[kUnroll];  // the next step's rows (prefetch only)
+      if constexpr (kPrefetch) load_rows(next, k0 + p + kStep);
+      else load_rows(bv, k0 + p);
 #pragma unroll
       for (int u = 0; u < kUnroll; u += 4)
 #pragma unroll
         for (int r = 0; r < kRows; ++r) {
-          const float4 a = *reinterpret_cast<const float4*>(&As[r * S::kChunk + p + u]);
+          const float4 a = *reinterpret_cast<const float4*>(&As[r * kChunk + p + u]);
           fma4(acc[r], a.x, bv[u]);
           fma4(acc[r], a.y, bv[u + 1]);
           fma4(acc[r], a.z, bv[u + 2]);
           fma4(acc[r], a.w, bv[u + 3]);
         }
+      if constexpr (kPrefetch)
+#pragma unroll
+        for (int u = 0; u < kUnroll; ++u) bv[u] = next[u];
     }
   }
 
@@ -80,7 +94,7 @@ __global__ void __launch_bounds__(FewRowsShape::kThreads) few_rows_kernel(GemmOp
   // sums[(w * kGroup + g) * 32 + lane]. Then warp g adds row g's eight partials in warp order and
   // applies the epilogue to it, four columns per lane.
   constexpr int kGroup = kRows / 4;
-  static_assert(kGroup <= kWarps && kWarps * kGroup * kWarpSize * 4 <= kRows * S::kChunk, "sums fit in As");
+  static_assert(kGroup <= kWarps && kWarps * kGroup * kWarpSize * 4 <= kRows * kChunk, "sums fit in As");
   float4* const sums = reinterpret_cast<float4*>(As);
   Epilogue<Visitor> epi(ep, prefetched);
 #pragma unroll
