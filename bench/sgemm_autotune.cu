@@ -193,6 +193,12 @@ int main(int argc, char** argv) {
     samples = sweep(shapes, device, timer, opt);
   }
 
+  // The constants built into this binary, scored on the same timings: whether a new fit would pick
+  // better than the one in use.
+  const d::PickScore built_in = d::score_pick(samples, device, d::fitted_constants());
+  std::fprintf(stderr, "[bench] built-in constants on this sweep: pick vs best measured geomean %.3f worst %.3f (%s)\n",
+               built_in.geomean, built_in.worst, built_in.worst_shape.c_str());
+
   // Cross-validation first (each fold from the same starting constants), then the fit on everything.
   // Folds are by shape, so a fold's shapes are never seen by its fit.
   const d::ModelConstants start = model;
