@@ -34,9 +34,15 @@ std::vector<t::GemmLayout> layouts_for(const d::RungEntry& p) {
   const std::int64_t bm = p.bm, bn = p.bn;
   switch (p.kind) {
     case d::PathKind::few_rows:
-      return {t::make_layout(1, 1, 1), t::make_layout(bm, 257, 33),
-              t::make_layout(bm - 1, bn + 3, 300, 1, 2, 3, 3, 2, 1), t::make_layout(3, 2 * bn + 4, 517, 0, 0, 4),
-              t::make_layout(bm, 4, 64, 4, 4, 4)};
+      // k = 4500 crosses two of the deepest A chunks (FewRowsShape::chunk: 2048 where B is prefetched)
+      // and ends inside a step, aligned and not.
+      return {t::make_layout(1, 1, 1),
+              t::make_layout(bm, 257, 33),
+              t::make_layout(bm - 1, bn + 3, 300, 1, 2, 3, 3, 2, 1),
+              t::make_layout(3, 2 * bn + 4, 517, 0, 0, 4),
+              t::make_layout(bm, 4, 64, 4, 4, 4),
+              t::make_layout(bm, 2 * bn, 4500),
+              t::make_layout(bm - 1, bn + 3, 4500, 1, 2, 3, 3, 2, 1)};
     case d::PathKind::few_cols:
       // n == 1 (few_cols_4's one-column kernel): unaligned A, aligned A with a padded B, and a grid of
       // 70 blocks (past FewColsShape::kLatencyBoundBlocks: the one-pass form).
