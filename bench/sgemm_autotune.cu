@@ -46,15 +46,22 @@ int path_index(const std::string& name) {
   return -1;
 }
 
-// Every candidate plan for one shape, timed on the present GPU (operands random, never zeros).
-std::vector<d::TimedPlan> time_candidates(const GemmShape& s, const d::DeviceShape& device, Timer& timer,
-                                          const TimingOptions& opt) {
+// One shape's operands on the device: A and B random (never zeros, fixed seeds), C for the output.
+struct ShapeOperands {
+  gpuprims::detail::DeviceBuffer<float> A, B, C;
+  explicit ShapeOperands(const GemmShape& s)
+      : A(device_buffer<float>(s.m * s.k, "A")),
+        B(device_buffer<float>(s.k * s.n, "B")),
+        C(device_buffer<float>(s.m * s.n, "C")) {
+    BENCH_CUDA(tk::fill_uniform(A.get(), s.m * s.k, 21));
+    BENCH_CUDA(tk::fill_uniform(B.get(), s.k * s.n, 22));
+  }
+};
+
+// Every candidate plan for one shape, timed on the present GPU.
+std::vector<d::TimedPlan> time_candidates(const GemmShape& s, const ShapeOperands& ops, const d::DeviceShape& device,
+                                          Timer& timer, const TimingOptions& opt) {
   std::vector<d::TimedPlan> samples;
-  const auto a_buf = device_buffer<float>(s.m * s.k, "A"), b_buf = device_buffer<float>(s.k * s.n, "B"),
-             c_buf = device_buffer<float>(s.m * s.n, "C");
-  float *A = a_buf.get(), *B = b_buf.get(), *C = c_buf.get();
-  BENCH_CUDA(tk::fill_uniform(A, s.m * s.k, 21));
-  BENCH_CUDA(tk::fill_uniform(B, s.k * s.n, 22));
   std::size_t ws_bytes = 16;
   d::for_each_candidate(s.m, s.n, s.k, device, [&](int, const d::GemmPlan& plan) {
     ws_bytes = std::max(ws_bytes, d::call_workspace_bytes(plan, s.m, s.n, false, device.sm_count));
@@ -62,8 +69,9 @@ std::vector<d::TimedPlan> time_candidates(const GemmShape& s, const d::DeviceSha
   const auto ws_buf = device_buffer<unsigned char>(ws_bytes, "workspace");
   void* ws = ws_buf.get();
   d::for_each_candidate(s.m, s.n, s.k, device, [&](int path, const d::GemmPlan& plan) {
-    const d::SgemmArgs a{s.m,     s.n,  s.k, 1.0f, A, s.k, B, s.n, 0.0f, C, s.n, gpuprims::gemm::Algorithm::tuned,
-                         nullptr, false};
+    const d::SgemmArgs a{s.m,         s.n,  s.k,  1.0f,        ops.A.get(), s.k,
+                         ops.B.get(), s.n,  0.0f, ops.C.get(), s.n,         gpuprims::gemm::Algorithm::tuned,
+                         nullptr,     false};
     const Timing t = timer.time(
         [&] {
       if (d::sgemm_run(a, &plan, ws, ws_bytes, timer.stream()) != gpuprims::Status::success) std::exit(1);
@@ -80,15 +88,17 @@ std::vector<d::TimedPlan> sweep(const std::vector<GemmShape>& shapes, const d::D
                                 const TimingOptions& opt) {
   std::vector<d::TimedPlan> samples;
   for (const GemmShape& s : shapes) {
-    const std::vector<d::TimedPlan> one = time_candidates(s, device, timer, opt);
+    const ShapeOperands ops(s);
+    const std::vector<d::TimedPlan> one = time_candidates(s, ops, device, timer, opt);
     samples.insert(samples.end(), one.begin(), one.end());
   }
   return samples;
 }
 
 // --explain M N K: why the pick chose what it chose for one shape. Times every candidate (as the sweep
-// does, median of 25) and cuBLAS's FP32 SGEMM (pedantic math) in the same process, and prints each
-// plan's measured and predicted time, marking the pick and the fastest. For reading, not fitting.
+// does, median of 25) and cuBLAS's FP32 SGEMM (pedantic math) on the same operands in the same
+// process, and prints each plan's measured and predicted time, marking the pick (the lowest
+// prediction, as pick_plan takes it over the same candidates) and the fastest. For reading, not fitting.
 int explain(const GemmShape& s) {
   GpuInfo gpu;
   if (!gpu_info(&gpu)) return 2;
@@ -96,31 +106,30 @@ int explain(const GemmShape& s) {
   if (d::current_device_shape(&device) != gpuprims::Status::success) return 2;
   Timer timer(gpu);
   const TimingOptions opt;
-  const std::vector<d::TimedPlan> samples = time_candidates(s, *device, timer, opt);
-  const d::ModelConstants& model = d::fitted_constants();
-  const d::GemmPlan pick = d::pick_plan(s.m, s.n, s.k, true, *device, model);
+  const ShapeOperands ops(s);
+  const std::vector<d::TimedPlan> samples = time_candidates(s, ops, *device, timer, opt);
   const tk::CublasHandle cublas(CUBLAS_PEDANTIC_MATH, timer.stream());
   BENCH_CUBLAS(cublas.status());
-  const auto a_buf = device_buffer<float>(s.m * s.k, "A"), b_buf = device_buffer<float>(s.k * s.n, "B"),
-             c_buf = device_buffer<float>(s.m * s.n, "C");
-  BENCH_CUDA(tk::fill_uniform(a_buf.get(), s.m * s.k, 21));
-  BENCH_CUDA(tk::fill_uniform(b_buf.get(), s.k * s.n, 22));
   const Timing vendor = timer.time(
       [&] {
-    BENCH_CUBLAS(tk::sgemm_rowmajor(cublas.get(), s.m, s.n, s.k, 1.0f, a_buf.get(), s.k, b_buf.get(), s.n, 0.0f,
-                                    c_buf.get(), s.n));
+    BENCH_CUBLAS(tk::sgemm_rowmajor(cublas.get(), s.m, s.n, s.k, 1.0f, ops.A.get(), s.k, ops.B.get(), s.n, 0.0f,
+                                    ops.C.get(), s.n));
       },
       opt);
-  double best_us = 0;
+  std::vector<double> predicted_us;
   for (const d::TimedPlan& t : samples)
-    if (best_us == 0 || t.us < best_us) best_us = t.us;
+    predicted_us.push_back(d::predict_us(t.path, t.plan, t.m, t.n, t.k, true, *device, d::fitted_constants()));
+  const auto pick = std::min_element(predicted_us.begin(), predicted_us.end()) - predicted_us.begin();
+  const auto fastest = std::min_element(samples.begin(), samples.end(),
+                                        [](const d::TimedPlan& x, const d::TimedPlan& y) { return x.us < y.us; }) -
+                       samples.begin();
   std::printf("%s on %s: cuBLAS FP32 %.4f ms\n", shape_name(s.m, s.n, s.k).c_str(), gpu.name.c_str(), vendor.median_ms);
   std::printf("%-34s %10s %10s %9s\n", "plan", "ms", "predicted", "x cuBLAS");
-  for (const d::TimedPlan& t : samples) {
-    const bool picked = t.plan.path == pick.path && t.plan.splits == pick.splits && t.plan.cluster == pick.cluster;
-    std::printf("%-34s %10.4f %10.4f %9.3f%s%s\n", d::plan_label(t.plan).c_str(), t.us * 1e-3,
-                d::predict_us(t.path, t.plan, t.m, t.n, t.k, true, *device, model) * 1e-3,
-                vendor.median_ms / (t.us * 1e-3), picked ? "  <- pick" : "", t.us == best_us ? "  <- fastest" : "");
+  for (std::size_t i = 0; i < samples.size(); ++i) {
+    const d::TimedPlan& t = samples[i];
+    std::printf("%-34s %10.4f %10.4f %9.3f%s%s\n", d::plan_label(t.plan).c_str(), t.us * 1e-3, predicted_us[i] * 1e-3,
+                vendor.median_ms / (t.us * 1e-3), static_cast<std::ptrdiff_t>(i) == pick ? "  <- pick" : "",
+                static_cast<std::ptrdiff_t>(i) == fastest ? "  <- fastest" : "");
   }
   return 0;
 }
@@ -157,9 +166,19 @@ bool load_sweep(const std::string& path, std::vector<d::TimedPlan>* samples, d::
 }  // namespace
 
 int main(int argc, char** argv) {
-  for (int i = 1; i + 3 < argc; ++i)
-    if (std::strcmp(argv[i], "--explain") == 0)
-      return explain({std::atoll(argv[i + 1]), std::atoll(argv[i + 2]), std::atoll(argv[i + 3])});
+  for (int i = 1; i < argc; ++i)
+    if (std::strcmp(argv[i], "--explain") == 0) {
+      // Anything but three positive sizes is refused: falling through would run the whole sweep and
+      // overwrite model_constants.inc.
+      const GemmShape s = i + 3 < argc
+                              ? GemmShape{std::atoll(argv[i + 1]), std::atoll(argv[i + 2]), std::atoll(argv[i + 3])}
+                              : GemmShape{0, 0, 0};
+      if (s.m < 1 || s.n < 1 || s.k < 1) {
+        std::fprintf(stderr, "[bench] --explain takes three sizes M N K, each at least 1\n");
+        return 64;
+      }
+      return explain(s);
+    }
   const Args args = parse_args(argc, argv, "autotune.json");
   std::string constants_path = "model_constants.inc", from_json;
   for (int i = 1; i + 1 < argc; ++i) {
