@@ -7,6 +7,9 @@
 //   sgemm_autotune [--out autotune.json] [--constants model_constants.inc] [--quick]
 //   sgemm_autotune --from-json autotune.json [--constants F]   refit a stored sweep (no GPU needed)
 //   sgemm_autotune --explain M N K   every candidate's measured and predicted time for one shape
+//   sgemm_autotune --score-only [--suite heldout] [--out F | --from-json F]
+//       no fit: how the constants built in pick on a sweep (each shape's pick beside its fastest plan);
+//       --suite heldout sweeps the held-out shapes instead, to judge the pick, never to fit it
 #include <gpuprims/gemm.hpp>
 
 #include <algorithm>
@@ -144,9 +147,18 @@ bool load_sweep(const std::string& path, std::vector<d::TimedPlan>* samples, d::
     return false;
   }
   device->sm_count = std::stoi(header["sm_count"]);
+  // One occupancy per tuned path, in this build's path order: a sweep of another path table would
+  // give its occupancies to the wrong paths.
   std::istringstream occ(header["occupancy"]);
   std::string item;
-  for (int i = 0; i < d::kNumTunedPaths && std::getline(occ, item, ','); ++i) device->occupancy[i] = std::stoi(item);
+  int paths = 0;
+  for (; std::getline(occ, item, ','); ++paths)
+    if (paths < d::kNumTunedPaths) device->occupancy[paths] = std::stoi(item);
+  if (paths != d::kNumTunedPaths) {
+    std::fprintf(stderr, "[bench] %s: a sweep of %d tuned paths; this build has %d: sweep again\n", path.c_str(), paths,
+                 d::kNumTunedPaths);
+    return false;
+  }
   *copy_gbs = std::stod(header["copy_gbs"]);
   *gpu_name = header["gpu"];
   for (FlatRecord& r : records) {
@@ -161,6 +173,30 @@ bool load_sweep(const std::string& path, std::vector<d::TimedPlan>* samples, d::
     samples->push_back({std::stoll(r["m"]), std::stoll(r["n"]), k, true, i, plan, std::stod(r["time_ms"]) * 1e3});
   }
   return true;
+}
+
+// The sweep as JSON: every timing with its prediction by `model`, the device's occupancies and the
+// given summary figures.
+bool write_sweep(const std::string& path, const GpuInfo& gpu, const TimingOptions& opt,
+                 const std::vector<d::TimedPlan>& samples, const d::DeviceShape& device, const d::ModelConstants& model,
+                 const std::vector<std::pair<std::string, double>>& figures) {
+  Report report("sgemm_autotune", gpu, opt);
+  for (const d::TimedPlan& t : samples)
+    report.add({{"m", t.m},
+                {"n", t.n},
+                {"k", t.k},
+                {"path", std::string(t.plan.path->name)},
+                {"splits", std::int64_t{t.plan.splits}},
+                {"cluster", t.plan.cluster},
+                {"k_split", t.plan.k_split},
+                {"time_ms", t.us * 1e-3},
+                {"predicted_ms", d::predict_us(t.path, t.plan, t.m, t.n, t.k, true, device, model) * 1e-3}});
+  std::string occupancy;
+  for (int i = 0; i < d::kNumTunedPaths; ++i) occupancy += (i ? "," : "") + std::to_string(device.occupancy[i]);
+  report.set("occupancy", occupancy);
+  report.set("copy_gbs", model.dram_gbs);
+  for (const auto& [name, value] : figures) report.set(name, value);
+  return report.write(path);
 }
 
 }  // namespace
@@ -180,10 +216,19 @@ int main(int argc, char** argv) {
       return explain(s);
     }
   const Args args = parse_args(argc, argv, "autotune.json");
-  std::string constants_path = "model_constants.inc", from_json;
-  for (int i = 1; i + 1 < argc; ++i) {
-    if (std::strcmp(argv[i], "--constants") == 0) constants_path = argv[i + 1];
-    if (std::strcmp(argv[i], "--from-json") == 0) from_json = argv[i + 1];
+  std::string constants_path = "model_constants.inc", from_json, suite = "tuning";
+  bool score_only = false;
+  for (int i = 1; i < argc; ++i) {
+    const bool has_value = i + 1 < argc;
+    if (has_value && std::strcmp(argv[i], "--constants") == 0) constants_path = argv[i + 1];
+    if (has_value && std::strcmp(argv[i], "--from-json") == 0) from_json = argv[i + 1];
+    if (has_value && std::strcmp(argv[i], "--suite") == 0) suite = argv[i + 1];
+    if (std::strcmp(argv[i], "--score-only") == 0) score_only = true;
+  }
+  // The held-out shapes judge the pick; a fit to them would leave nothing to judge it on.
+  if ((suite != "tuning" && suite != "heldout") || (suite == "heldout" && !score_only)) {
+    std::fprintf(stderr, "[bench] --suite takes tuning or heldout, and heldout only with --score-only\n");
+    return 64;
   }
   TimingOptions opt;
   opt.reps = 10;  // a fit over thousands of timings; the benchmark itself uses 25
@@ -192,7 +237,7 @@ int main(int argc, char** argv) {
   std::vector<d::TimedPlan> samples;
   std::string gpu_name;
   int sm_count = 0;
-  std::vector<GemmShape> shapes = tuning_shapes();
+  std::vector<GemmShape> shapes = suite == "heldout" ? heldout_suite() : tuning_shapes();
   if (args.quick) shapes.resize(std::min<std::size_t>(shapes.size(), 12));
 
   GpuInfo gpu;
@@ -217,6 +262,18 @@ int main(int argc, char** argv) {
   const d::PickScore built_in = d::score_pick(samples, device, d::fitted_constants());
   std::fprintf(stderr, "[bench] built-in constants on this sweep: pick vs best measured geomean %.3f worst %.3f (%s)\n",
                built_in.geomean, built_in.worst, built_in.worst_shape.c_str());
+  if (score_only) {
+    std::printf("%-22s %-34s %10s %-34s %10s %7s\n", "shape", "pick", "ms", "fastest", "ms", "ratio");
+    for (const d::ShapePick& p : built_in.per_shape)
+      std::printf("%-22s %-34s %10.4f %-34s %10.4f %7.3f\n", shape_name(p.picked->m, p.picked->n, p.picked->k).c_str(),
+                  d::plan_label(p.picked->plan).c_str(), p.picked->us * 1e-3, d::plan_label(p.fastest->plan).c_str(),
+                  p.fastest->us * 1e-3, p.fastest->us / p.picked->us);
+    if (!from_json.empty()) return 0;
+    return write_sweep(args.out, gpu, opt, samples, device, model,
+                       {{"pick_geomean", built_in.geomean}, {"pick_worst", built_in.worst}})
+               ? 0
+               : 1;
+  }
 
   // Cross-validation first (each fold from the same starting constants), then the fit on everything.
   // Folds are by shape, so a fold's shapes are never seen by its fit.
@@ -264,25 +321,11 @@ int main(int argc, char** argv) {
   std::fprintf(stderr, "[bench] wrote %s\n", constants_path.c_str());
   if (!from_json.empty()) return static_cast<bool>(inc) ? 0 : 1;
 
-  Report report("sgemm_autotune", gpu, opt);
-  for (const d::TimedPlan& t : samples)
-    report.add({{"m", t.m},
-                {"n", t.n},
-                {"k", t.k},
-                {"path", std::string(t.plan.path->name)},
-                {"splits", std::int64_t{t.plan.splits}},
-                {"cluster", t.plan.cluster},
-                {"k_split", t.plan.k_split},
-                {"time_ms", t.us * 1e-3},
-                {"predicted_ms", d::predict_us(t.path, t.plan, t.m, t.n, t.k, true, device, model) * 1e-3}});
-  std::string occupancy;
-  for (int i = 0; i < d::kNumTunedPaths; ++i) occupancy += (i ? "," : "") + std::to_string(device.occupancy[i]);
-  report.set("occupancy", occupancy);
-  report.set("copy_gbs", model.dram_gbs);
-  report.set("fit_rms_log_error", fit.rms_log_error);
-  report.set("pick_in_sample_geomean", in_sample.geomean);
-  report.set("pick_in_sample_worst", in_sample.worst);
-  report.set("pick_cv_geomean", cv_geomean);
-  report.set("pick_cv_worst", cv_worst);
-  return report.write(args.out) && static_cast<bool>(inc) ? 0 : 1;
+  const bool written = write_sweep(args.out, gpu, opt, samples, device, model,
+                                   {{"fit_rms_log_error", fit.rms_log_error},
+                                    {"pick_in_sample_geomean", in_sample.geomean},
+                                    {"pick_in_sample_worst", in_sample.worst},
+                                    {"pick_cv_geomean", cv_geomean},
+                                    {"pick_cv_worst", cv_worst}});
+  return written && static_cast<bool>(inc) ? 0 : 1;
 }

@@ -9,7 +9,7 @@
 // suite ("suite": "accuracy", not timed) measures tuned, tf32, tf32x3 and both cuBLAS modes against a
 // double-precision CPU reference (gemm_accuracy.hpp).
 //   sgemm_bench [--out sgemm.json] [--quick] [--suite all|standard|heldout|accuracy|tc_splits]
-//   sgemm_bench --single ALGO M N K     one call, for ncu
+//   sgemm_bench --single ALGO M N K     one call, for ncu (ALGO cublas: cuBLAS FP32, pedantic)
 #include <gpuprims/gemm.hpp>
 
 #include <algorithm>
@@ -80,6 +80,14 @@ int run_single(int argc, char** argv) {
              C = device_buffer<float>(m * n, "C");
   BENCH_CUDA(tk::fill_uniform(A.get(), m * k, 1));
   BENCH_CUDA(tk::fill_uniform(B.get(), k * n, 2));
+  if (algo_name == "cublas") {
+    const tk::CublasHandle cublas(CUBLAS_PEDANTIC_MATH, nullptr);
+    BENCH_CUBLAS(cublas.status());
+    BENCH_CUBLAS(tk::sgemm_rowmajor(cublas.get(), m, n, k, 1.0f, A.get(), k, B.get(), n, 0.0f, C.get(), n));
+    BENCH_CUDA(cudaDeviceSynchronize());
+    std::printf("cublas %s: done\n", shape_name({m, n, k}).c_str());
+    return 0;
+  }
   const gpuprims::Status st = gpuprims::gemm::sgemm(m, n, k, 1.0f, A.get(), k, B.get(), n, 0.0f, C.get(), n, algo);
   BENCH_CUDA(cudaDeviceSynchronize());
   std::printf("%s %s: %s\n", gpuprims::gemm::name(algo), shape_name({m, n, k}).c_str(), gpuprims::to_string(st));

@@ -111,18 +111,23 @@ GPUPRIMS_HD int split_k_reduce_lanes(int splits) {
   while (lanes < 32 && lanes * 8 < splits) lanes *= 2;  // at most 8 partials per lane (or 32 lanes)
   return lanes;
 }
-// Blocks: enough to cover the output once, at most 8 per SM (a grid-stride loop takes the rest).
-GPUPRIMS_HD std::int64_t split_k_reduce_blocks(std::int64_t m, std::int64_t n, int splits, int sm_count) {
-  const std::int64_t threads = m * ceil_div<std::int64_t>(n, 4) * split_k_reduce_lanes(splits);
+// Blocks: enough to cover the output once, at most 8 per SM (a grid-stride loop takes the rest). A lane
+// group covers a float4 of a row when C takes 16-byte accesses (vector_c), else one element: sized for
+// float4s, a C without them had a quarter of the groups it needs, each walking four outputs' partials
+// one after another (15 x 61 x 1311, 41 splits: 8 blocks where 29 cover it).
+GPUPRIMS_HD std::int64_t split_k_reduce_blocks(std::int64_t m, std::int64_t n, int splits, int sm_count,
+                                               bool vector_c) {
+  const std::int64_t outputs = vector_c ? m * ceil_div<std::int64_t>(n, 4) : m * n;
+  const std::int64_t threads = outputs * split_k_reduce_lanes(splits);
   return max_of<std::int64_t>(1, min_of<std::int64_t>(ceil_div<std::int64_t>(threads, kSplitKReduceThreads),
                                                       std::int64_t{8} * max_of(sm_count, 1)));
 }
 
 // Blocks of the kernel that runs the epilogue: the plan's own kernel (a cluster plan's has a block per
-// tile and split), or the reduction after a split.
+// tile and split), or the reduction after a split, the most it launches for any C (workspace sizing).
 inline std::int64_t epilogue_blocks(const GemmPlan& p, std::int64_t m, std::int64_t n, int sm_count) {
   if (p.cluster) return plan_blocks_x(*p.path, m, n) * p.splits;
-  return p.splits > 1 ? split_k_reduce_blocks(m, n, p.splits, sm_count) : plan_blocks_x(*p.path, m, n);
+  return p.splits > 1 ? split_k_reduce_blocks(m, n, p.splits, sm_count, false) : plan_blocks_x(*p.path, m, n);
 }
 
 // Where the parts of a call's workspace start: the top-2 part (when the call ranks), then the split

@@ -77,25 +77,23 @@ FitReport fit_model(const std::vector<TimedPlan>& samples, const DeviceShape& de
 
 PickScore score_pick(const std::vector<TimedPlan>& samples, const DeviceShape& device, const ModelConstants& model) {
   using Key = std::tuple<std::int64_t, std::int64_t, std::int64_t, bool>;
-  struct Shape {
-    double best_us = INFINITY;
-    double picked_pred = INFINITY;
-    double picked_us = INFINITY;
-  };
-  std::map<Key, Shape> shapes;
-  for (const TimedPlan& s : samples) {
-    Shape& sh = shapes[Key{s.m, s.n, s.k, s.store_c}];
-    sh.best_us = std::min(sh.best_us, s.us);
-    const double pred = predict_us(s.path, s.plan, s.m, s.n, s.k, s.store_c, device, model);
-    if (pred < sh.picked_pred) {
-      sh.picked_pred = pred;
-      sh.picked_us = s.us;
-    }
-  }
+  std::map<Key, std::vector<const TimedPlan*>> shapes;
+  for (const TimedPlan& s : samples) shapes[Key{s.m, s.n, s.k, s.store_c}].push_back(&s);
   PickScore score;
   double log_sum = 0;
-  for (const auto& [key, sh] : shapes) {
-    const double ratio = sh.best_us / sh.picked_us;
+  for (const auto& [key, shape] : shapes) {
+    const TimedPlan* fastest = shape.front();
+    const TimedPlan* picked = shape.front();
+    double picked_pred = INFINITY;
+    for (const TimedPlan* s : shape) {
+      if (s->us < fastest->us) fastest = s;
+      const double pred = predict_us(s->path, s->plan, s->m, s->n, s->k, s->store_c, device, model);
+      if (pred < picked_pred) {
+        picked_pred = pred;
+        picked = s;
+      }
+    }
+    const double ratio = fastest->us / picked->us;
     log_sum += std::log(ratio);
     if (ratio < score.worst) {
       score.worst = ratio;
@@ -105,6 +103,7 @@ PickScore score_pick(const std::vector<TimedPlan>& samples, const DeviceShape& d
                     std::get<3>(key) ? "" : " (C not stored)");
       score.worst_shape = buf;
     }
+    score.per_shape.push_back({picked, fastest});
     ++score.shapes;
   }
   if (score.shapes > 0) score.geomean = std::exp(log_sum / score.shapes);

@@ -31,11 +31,17 @@ FitReport fit_model(const std::vector<TimedPlan>& samples, const DeviceShape& de
 
 // How the model's pick does on measured shapes: for each shape (samples with the same m, n, k and
 // store_c), the measured time of the best candidate over the measured time of the candidate the model
-// ranks first. geomean and worst over the shapes (1 = always the fastest measured candidate).
+// ranks first. geomean and worst over the shapes (1 = always the fastest measured candidate), and each
+// shape's two candidates (sgemm_autotune --score-only prints them).
+struct ShapePick {
+  const TimedPlan* picked;   // the candidate the model ranks first
+  const TimedPlan* fastest;  // the fastest measured candidate
+};
 struct PickScore {
   double geomean = 1, worst = 1;
   int shapes = 0;
   std::string worst_shape;
+  std::vector<ShapePick> per_shape;  // in (m, n, k, store_c) order; points into the samples
 };
 PickScore score_pick(const std::vector<TimedPlan>& samples, const DeviceShape& device, const ModelConstants& model);
 

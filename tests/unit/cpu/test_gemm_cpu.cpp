@@ -5,6 +5,7 @@
 
 #include <gpuprims/gemm.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <iterator>
@@ -482,11 +483,54 @@ TEST(GemmModelFit, RecoversTheRankingOfAKnownModel) {
   EXPECT_NE(d::model_constants_inc(start, "").find("GPUPRIMS_MODEL_CLUSTER("), std::string::npos);
 }
 
+// score_pick names each shape's pick (the lowest prediction) and its fastest measured candidate:
+// here the pick measures ten times its prediction, so the fastest is the second-ranked plan.
+TEST(GemmModelFit, ScoresEachPickAgainstTheFastestMeasuredPlan) {
+  d::DeviceShape device;
+  device.sm_count = 132;
+  for (int& occupancy : device.occupancy) occupancy = 2;
+  const d::ModelConstants& model = d::fitted_constants();
+  const std::int64_t m = 700, n = 900, k = 1100;
+  std::vector<d::TimedPlan> samples;
+  d::for_each_candidate(m, n, k, device, [&](int path, const d::GemmPlan& p) {
+    samples.push_back({m, n, k, true, path, p, d::predict_us(path, p, m, n, k, true, device, model)});
+  });
+  ASSERT_GE(samples.size(), 2u);
+  std::vector<std::size_t> order(samples.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return samples[a].us < samples[b].us; });
+  ASSERT_LT(samples[order[0]].us, samples[order[1]].us) << "the test needs one first-ranked plan";
+  samples[order[0]].us *= 10;
+  const d::PickScore score = d::score_pick(samples, device, model);
+  ASSERT_EQ(score.shapes, 1);
+  ASSERT_EQ(score.per_shape.size(), 1u);
+  EXPECT_EQ(score.per_shape[0].picked, &samples[order[0]]);
+  EXPECT_EQ(score.per_shape[0].fastest, &samples[order[1]]);
+  EXPECT_DOUBLE_EQ(score.geomean, samples[order[1]].us / samples[order[0]].us);
+  EXPECT_DOUBLE_EQ(score.worst, score.geomean);
+  EXPECT_EQ(score.worst_shape, "700x900x1100");
+}
+
 TEST(GemmModelFit, WritesEveryPathAsAnIncludeLine) {
   const std::string inc = d::model_constants_inc(d::fitted_constants(), "// header\n");
   EXPECT_EQ(inc.rfind("// header\nGPUPRIMS_MODEL_GLOBALS(", 0), 0u);
   for (const d::RungEntry* p : d::tuned_paths())
     EXPECT_NE(inc.find(std::string("GPUPRIMS_MODEL_PATH(\"") + p->name + "\""), std::string::npos) << p->name;
+}
+
+// The split-K reduction gives each lane group a float4 of a row when C takes 16-byte accesses and one
+// element when not, so a C without them needs about four times the blocks; the workspace is sized for
+// the larger grid, whichever C the call brings.
+TEST(GemmSplitKReduce, BlocksCoverTheOutputsOfEitherForm) {
+  EXPECT_EQ(d::split_k_reduce_lanes(41), 8);
+  EXPECT_EQ(d::split_k_reduce_blocks(15, 61, 41, 132, true), 8);    // 15 x 16 float4s x 8 lanes / 256
+  EXPECT_EQ(d::split_k_reduce_blocks(15, 61, 41, 132, false), 29);  // 915 elements x 8 lanes / 256
+  EXPECT_EQ(d::split_k_reduce_blocks(1, 1, 2, 132, false), 1);
+  EXPECT_EQ(d::split_k_reduce_blocks(4096, 4096, 4, 132, false), 8 * 132) << "capped at 8 blocks per SM";
+  const d::GemmPlan plan = d::make_plan(d::kTunedConfigs[5], 1311, 41);
+  ASSERT_EQ(plan.splits, 41);
+  EXPECT_EQ(d::epilogue_blocks(plan, 15, 61, 132), 29);
 }
 
 TEST(GemmWorkspace, OnePartialPerBlockOfTheLaunchedKernel) {

@@ -52,7 +52,15 @@ __device__ __forceinline__ T sum_of_splits(const SplitPartials& parts, const flo
 #pragma unroll
       for (int u = 0; u < 4; ++u) sum = sum + v[u];
     }
-    for (; s < parts.splits; s += kLanes) sum = sum + load(p + s * parts.stride);
+    // The last one to three: every load issued before the first sum (a loop of load-then-add waited out
+    // each load in turn), the sums in the same order as ever, so the bits do not change.
+    T v[3] = {};
+#pragma unroll
+    for (int u = 0; u < 3; ++u)
+      if (s + u * kLanes < parts.splits) v[u] = load(p + (s + u * kLanes) * parts.stride);
+#pragma unroll
+    for (int u = 0; u < 3; ++u)
+      if (s + u * kLanes < parts.splits) sum = sum + v[u];
   }
 #pragma unroll
   for (int offset = kLanes / 2; offset > 0; offset /= 2) sum = sum + shfl_xor(sum, offset);
@@ -124,7 +132,8 @@ cudaError_t launch_split_k_reduce_with(const GemmCall& c, const SplitPartials& p
 // The sums of parts through the epilogue of the call c (its mode, its C, alpha, beta, top-2), launched
 // right after the kernel that wrote them; `dependent`: as its programmatic dependent (sm_90+).
 inline Status launch_split_k_reduce(const GemmCall& c, const SplitPartials& parts, int sm_count, bool dependent) {
-  const auto blocks = static_cast<unsigned>(split_k_reduce_blocks(c.op.m, c.op.n, parts.splits, sm_count));
+  const auto blocks =
+      static_cast<unsigned>(split_k_reduce_blocks(c.op.m, c.op.n, parts.splits, sm_count, c.out.c_vec4));
   cudaError_t err = cudaSuccess;
   switch (split_k_reduce_lanes(parts.splits)) {
     case 1: err = launch_split_k_reduce_with<1>(c, parts, blocks, dependent); break;
