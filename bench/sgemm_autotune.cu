@@ -119,20 +119,15 @@ int explain(const GemmShape& s) {
                                     ops.C.get(), s.n));
       },
       opt);
-  std::vector<double> predicted_us;
-  for (const d::TimedPlan& t : samples)
-    predicted_us.push_back(d::predict_us(t.path, t.plan, t.m, t.n, t.k, true, *device, d::fitted_constants()));
-  const auto pick = std::min_element(predicted_us.begin(), predicted_us.end()) - predicted_us.begin();
-  const auto fastest = std::min_element(samples.begin(), samples.end(),
-                                        [](const d::TimedPlan& x, const d::TimedPlan& y) { return x.us < y.us; }) -
-                       samples.begin();
+  // One shape: score_pick's only entry names the pick and the fastest plan, by the pick's own rule.
+  const d::ShapePick marks = d::score_pick(samples, *device, d::fitted_constants()).per_shape.front();
   std::printf("%s on %s: cuBLAS FP32 %.4f ms\n", shape_name(s.m, s.n, s.k).c_str(), gpu.name.c_str(), vendor.median_ms);
   std::printf("%-34s %10s %10s %9s\n", "plan", "ms", "predicted", "x cuBLAS");
-  for (std::size_t i = 0; i < samples.size(); ++i) {
-    const d::TimedPlan& t = samples[i];
-    std::printf("%-34s %10.4f %10.4f %9.3f%s%s\n", d::plan_label(t.plan).c_str(), t.us * 1e-3, predicted_us[i] * 1e-3,
-                vendor.median_ms / (t.us * 1e-3), static_cast<std::ptrdiff_t>(i) == pick ? "  <- pick" : "",
-                static_cast<std::ptrdiff_t>(i) == fastest ? "  <- fastest" : "");
+  for (const d::TimedPlan& t : samples) {
+    const double predicted_us = d::predict_us(t.path, t.plan, t.m, t.n, t.k, true, *device, d::fitted_constants());
+    std::printf("%-34s %10.4f %10.4f %9.3f%s%s\n", d::plan_label(t.plan).c_str(), t.us * 1e-3, predicted_us * 1e-3,
+                vendor.median_ms / (t.us * 1e-3), &t == marks.picked ? "  <- pick" : "",
+                &t == marks.fastest ? "  <- fastest" : "");
   }
   return 0;
 }
