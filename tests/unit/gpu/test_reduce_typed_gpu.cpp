@@ -19,6 +19,7 @@
 #include <random>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "common/src/device_buffer.hpp"
@@ -275,6 +276,54 @@ TYPED_TEST(ReduceTypedGpu, TiesNaNAndSignedZeros) {
     check_all_operators<T>(x, sx, 1, false);
     if (::testing::Test::HasFatalFailure()) return;
   }
+}
+
+// min and max of exactly one 16-byte vector (one aligned vector, no head or tail) holding two special
+// values among a filler: every ordered pair of special values (±0, ±inf, NaNs, extremes, subnormals),
+// at three pairs of positions, among fillers +2, -2, +0 and NaN. The floating-point kernels take a
+// vector's best element from the native min / max instructions and fall back to order keys when it
+// is ±0 or NaN; this puts every such case, and its neighbours, inside one vector.
+template <class T>
+class ReduceTypedFloatGpu : public ::testing::Test {};
+using FloatLikeTypes = ::testing::Types<float, double, __half, __nv_bfloat16>;
+TYPED_TEST_SUITE(ReduceTypedFloatGpu, FloatLikeTypes);
+
+TYPED_TEST(ReduceTypedFloatGpu, MinMaxOfSpecialValuesWithinOneVector) {
+  GPUPRIMS_REQUIRE_GPU();
+  using T = TypeParam;
+  constexpr int kWidth = static_cast<int>(gpuprims::device::vector_width(sizeof(T)));
+  const std::vector<T> specials = tr::special_values<T>();
+  const T fillers[] = {tr::from_double<T>(2.0), tr::from_double<T>(-2.0), tr::from_double<T>(0.0),
+                       tr::canonical_nan<T>()};
+  const std::pair<int, int> places[] = {{0, 1}, {0, kWidth - 1}, {kWidth - 1, kWidth / 2}};
+  GuardedBytes in(static_cast<std::size_t>(kWidth) * sizeof(T), 0);  // a 256-byte boundary: one whole vector
+  GuardedBytes out(sizeof(T), 0);
+  ASSERT_TRUE(in.ok() && out.ok());
+  const T* d_in = reinterpret_cast<const T*>(in.data());
+  T* d_out = reinterpret_cast<T*>(out.data());
+  int checked = 0;
+  for (const T filler : fillers)
+    for (const T a : specials)
+      for (const T b : specials)
+        for (const auto& [pa, pb] : places) {
+          std::vector<T> x(static_cast<std::size_t>(kWidth), filler);
+          x[static_cast<std::size_t>(pa)] = a;
+          x[static_cast<std::size_t>(pb)] = b;
+          CUDA_OK(in.upload(x.data()));
+          for (bool want_max : {false, true}) {
+            ASSERT_STATUS(Status::success,
+                          want_max ? rdc::max<T>(d_in, kWidth, d_out) : rdc::min<T>(d_in, kWidth, d_out));
+            T got;
+            CUDA_OK(cudaMemcpy(&got, d_out, sizeof(T), cudaMemcpyDeviceToHost));
+            const T ref = want_max ? tr::reference_max(x) : tr::reference_min(x);
+            ASSERT_EQ(tr::bits_of(ref), tr::bits_of(got))
+                << (want_max ? "max" : "min") << " of a=" << std::hex << tr::bits_of(a) << " at " << pa
+                << ", b=" << tr::bits_of(b) << " at " << pb << ", filler " << tr::bits_of(filler);
+            ++checked;
+          }
+        }
+  EXPECT_EQ(checked, 2 * 4 * 3 * static_cast<int>(specials.size() * specials.size()));
+  EXPECT_TRUE(in.guards_intact() && out.guards_intact());
 }
 
 // The same bits over 10 runs (sums: a fixed order; the others are exact anyway).

@@ -56,6 +56,25 @@ __device__ __forceinline__ typename Op::Output row_result(const Op& op, typename
   else return op.finish(acc);
 }
 
+// acc <- acc followed by the elements of one 16-byte vector whose first column is c: the top-2
+// inserts them one by one; the other operators take the device reduction's vector step (argmin /
+// argmax rank the vector on keys and combine once, min / max key only its best element).
+template <class Op>
+__device__ __forceinline__ typename Op::Acc accumulate_vector(const Op& op, typename Op::Acc acc, const uint4& raw,
+                                                              std::int64_t c) {
+  using T = typename Op::Input;
+  constexpr int kPerVec = 16 / static_cast<int>(sizeof(T));
+  if constexpr (std::is_same_v<Op, Top2RowOp>) {
+    T items[kPerVec];
+    std::memcpy(static_cast<void*>(items), &raw, sizeof raw);
+#pragma unroll
+    for (int k = 0; k < kPerVec; ++k) acc = accumulate(op, acc, items[k], c + k);
+    return acc;
+  } else {
+    return ::gpuprims::device::reduce_detail::combine_vector(op, acc, raw, c);
+  }
+}
+
 // Thread tid's share of columns [c0, c1) of `row`, accumulated into acc in column order: columns up to
 // the first 16-byte boundary one per thread, then 16-byte vectors strided by kThreads, then the
 // remaining columns one per thread. The row may start anywhere T is aligned.
@@ -72,20 +91,19 @@ __device__ __forceinline__ typename Op::Acc thread_range(const Op& op, const typ
   const std::int64_t start = c0 + head;
   const std::int64_t vecs = (c1 - start) / kPerVec;
   const uint4* body = reinterpret_cast<const uint4*>(row + start);
-#pragma unroll 4
-  for (std::int64_t v = tid; v < vecs; v += kThreads) {
-    const uint4 raw = body[v];
-    const std::int64_t c = start + v * kPerVec;
-    if constexpr (std::is_same_v<Op, Top2RowOp>) {
-      T items[kPerVec];
-      std::memcpy(static_cast<void*>(items), &raw, sizeof raw);
+  // Four vectors loaded before any is combined: a combine with a branch in it (the top-2's insertion,
+  // min / max's rare fall-back to order keys) would otherwise keep the compiler from issuing the next
+  // loads early. The combines run in column order either way.
+  constexpr int kBatch = 4;
+  std::int64_t v = tid;
+  for (; v + (kBatch - 1) * kThreads < vecs; v += kBatch * kThreads) {
+    uint4 raw[kBatch];
 #pragma unroll
-      for (int k = 0; k < kPerVec; ++k) acc = accumulate(op, acc, items[k], c + k);
-    } else {
-      // The device reduction's vector step: argmin / argmax rank the vector on keys and combine once.
-      acc = ::gpuprims::device::reduce_detail::combine_vector(op, acc, raw, c);
-    }
+    for (int b = 0; b < kBatch; ++b) raw[b] = body[v + b * kThreads];
+#pragma unroll
+    for (int b = 0; b < kBatch; ++b) acc = accumulate_vector(op, acc, raw[b], start + (v + b * kThreads) * kPerVec);
   }
+  for (; v < vecs; v += kThreads) acc = accumulate_vector(op, acc, body[v], start + v * kPerVec);
   const std::int64_t tail = start + vecs * kPerVec + tid;
   if (tail < c1) acc = accumulate(op, acc, row[tail], tail);
   return acc;

@@ -72,6 +72,81 @@ __device__ __forceinline__ typename Op::Acc combine_paired_arg(const Op& op, typ
   return op.combine(acc, op.at(op.key_of(v), first + j));
 }
 
+// Min or Max of a floating-point type: worth finding the vector's best element with the native
+// min / max instructions and keying only that one.
+template <class Op, class T = typename Op::Input>
+inline constexpr bool kNativeMinMax = (std::is_same_v<T, float> || std::is_same_v<T, double> ||
+                                       std::is_same_v<T, __half> ||
+                                       std::is_same_v<T, __nv_bfloat16>)&&(std::is_same_v<Op, Min<T>> ||
+                                                                           std::is_same_v<Op, Max<T>>);
+
+// Native best of two: min ignores a NaN (NaN only when both are), max returns NaN when either is one
+// (float: max.NaN, sm_80+). Their choice between -0 and +0 is not relied on.
+template <bool kMax>
+__device__ __forceinline__ float native_best(float a, float b) {
+  if constexpr (!kMax) return fminf(a, b);
+  float r;
+  asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+  return r;
+}
+template <bool kMax>
+__device__ __forceinline__ double native_best(double a, double b) {
+  if constexpr (!kMax) return fmin(a, b);
+  return (a != a || b != b) ? a + b : fmax(a, b);  // a + b: a NaN when either is one
+}
+template <bool kMax>
+__device__ __forceinline__ __half2 native_best(__half2 a, __half2 b) {
+  return kMax ? __hmax2_nan(a, b) : __hmin2(a, b);
+}
+template <bool kMax>
+__device__ __forceinline__ __nv_bfloat162 native_best(__nv_bfloat162 a, __nv_bfloat162 b) {
+  return kMax ? __hmax2_nan(a, b) : __hmin2(a, b);
+}
+template <bool kMax>
+__device__ __forceinline__ __half native_best(__half a, __half b) {
+  return kMax ? __hmax_nan(a, b) : __hmin(a, b);
+}
+template <bool kMax>
+__device__ __forceinline__ __nv_bfloat16 native_best(__nv_bfloat16 a, __nv_bfloat16 b) {
+  return kMax ? __hmax_nan(a, b) : __hmin(a, b);
+}
+
+// Min / Max of one vector of a floating-point type: its best element by the native instructions, one
+// order key for it. Exact: past NaN and ±0 the key order is the value order, and a nonzero value has
+// one encoding, so the best value's key is the best key. A vector whose best is NaN or ±0 (where
+// NaN's place after +inf and -0 < +0 decide, or a subnormal was flushed) takes the key path.
+template <class Op>
+__device__ __forceinline__ typename Op::Acc combine_native_minmax(const Op& op, typename Op::Acc acc, const uint4& raw,
+                                                                  std::int64_t first) {
+  using T = typename Op::Input;
+  constexpr bool kMax = std::is_same_v<Op, Max<T>>;
+  constexpr int kWidth = static_cast<int>(vector_width(sizeof(T)));
+  T best;
+  if constexpr (sizeof(T) == 2) {
+    using T2 = std::conditional_t<std::is_same_v<T, __half>, __half2, __nv_bfloat162>;
+    T2 w[4];
+    std::memcpy(w, &raw, sizeof(w));
+    const T2 m = native_best<kMax>(native_best<kMax>(w[0], w[1]), native_best<kMax>(w[2], w[3]));
+    best = native_best<kMax>(m.x, m.y);
+  } else {
+    T elems[kWidth];
+    std::memcpy(elems, &raw, sizeof(elems));
+    best = elems[0];
+#pragma unroll
+    for (int j = 1; j < kWidth; ++j) best = native_best<kMax>(best, elems[j]);
+  }
+  using Key = typename OrderKey<T>::Key;
+  using K = typename OrderKey<T>::K;
+  const Key key = OrderKey<T>::key(best, false);
+  // The keys of +0 and -0 sit either side of the sign bit; every NaN has kNaN.
+  if (key == static_cast<Key>(K::kSign) || key == static_cast<Key>(K::kSign - 1) || key == static_cast<Key>(K::kNaN)) {
+    T elems[kWidth];
+    std::memcpy(elems, &raw, sizeof(elems));
+    return combine_run<kWidth>(op, acc, elems, first);
+  }
+  return op.combine(acc, key);
+}
+
 // op.combine over the elements of one 16-byte vector, in index order; `first` is the index of its
 // first element (combine_run: one combine for argmin / argmax).
 template <class Op>
@@ -81,6 +156,7 @@ __device__ __forceinline__ typename Op::Acc combine_vector(const Op& op, typenam
   constexpr int kWidth = static_cast<int>(vector_width(sizeof(T)));
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   if constexpr (kPairedArg<Op>) return combine_paired_arg(op, acc, raw, first);
+  if constexpr (kNativeMinMax<Op>) return combine_native_minmax(op, acc, raw, first);
 #endif
   T elems[kWidth];
   std::memcpy(elems, &raw, sizeof(elems));
