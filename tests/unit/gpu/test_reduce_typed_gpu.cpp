@@ -280,7 +280,7 @@ TYPED_TEST(ReduceTypedGpu, TiesNaNAndSignedZeros) {
 
 // min and max of exactly one 16-byte vector (one aligned vector, no head or tail) holding two special
 // values among a filler: every ordered pair of special values (±0, ±inf, NaNs, extremes, subnormals),
-// at three pairs of positions, among fillers +2, -2, +0 and NaN. The floating-point kernels take a
+// at three pairs of positions, among fillers +2, -2, +0 and NaN. The float, half and bfloat16 kernels take a
 // vector's best element from the native min / max instructions and fall back to order keys when it
 // is ±0 or NaN; this puts every such case, and its neighbours, inside one vector.
 template <class T>
