@@ -38,6 +38,16 @@ inline constexpr bool kPairedArg = (std::is_same_v<T, __half> ||
                                     std::is_same_v<T, __nv_bfloat16>)&&(std::is_same_v<Op, ArgMin<T>> ||
                                                                         std::is_same_v<Op, ArgMax<T>>);
 
+// The best of four half2 or bfloat162 words' eight elements by the paired instructions: min ignores
+// NaN (NaN only when all are), max returns NaN when any is one. Their choice between -0 and +0 is
+// not relied on by either caller.
+template <bool kMax, class T2>
+__device__ __forceinline__ auto paired_best(const T2 (&w)[4]) {
+  const auto best2 = [](T2 a, T2 b) { return kMax ? __hmax2_nan(a, b) : __hmin2(a, b); };
+  const T2 m = best2(best2(w[0], w[1]), best2(w[2], w[3]));
+  return kMax ? __hmax_nan(m.x, m.y) : __hmin(m.x, m.y);
+}
+
 // The best of eight half or bfloat16 elements with the paired min / max instructions, then the first
 // element equal to it (-0 == +0, as the arg operators rank them): a few instructions per element
 // where eight order keys cost a dozen each. A run whose best is NaN (argmin: all NaN; argmax: any
@@ -50,9 +60,7 @@ __device__ __forceinline__ typename Op::Acc combine_paired_arg(const Op& op, typ
   constexpr bool kMax = std::is_same_v<Op, ArgMax<T>>;
   T2 w[4];
   std::memcpy(w, &raw, sizeof(w));
-  const auto best2 = [](T2 a, T2 b) { return kMax ? __hmax2_nan(a, b) : __hmin2(a, b); };
-  const T2 m = best2(best2(w[0], w[1]), best2(w[2], w[3]));
-  const T v = kMax ? __hmax_nan(m.x, m.y) : __hmin(m.x, m.y);
+  const T v = paired_best<kMax>(w);
   if (__hisnan(v)) {
     T elems[8];
     std::memcpy(elems, &raw, sizeof(elems));
@@ -80,30 +88,14 @@ inline constexpr bool kNativeMinMax = (std::is_same_v<T, float> || std::is_same_
                                        std::is_same_v<T, __nv_bfloat16>)&&(std::is_same_v<Op, Min<T>> ||
                                                                            std::is_same_v<Op, Max<T>>);
 
-// Native best of two: min ignores a NaN (NaN only when both are), max returns NaN when either is one
-// (float: max.NaN, sm_80+). Their choice between -0 and +0 is not relied on.
+// The better of two floats: fminf ignores a NaN (NaN only when both are), max.NaN (sm_80+) returns
+// NaN when either is one. Their choice between -0 and +0 is not relied on.
 template <bool kMax>
 __device__ __forceinline__ float native_best(float a, float b) {
   if constexpr (!kMax) return fminf(a, b);
   float r;
   asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
   return r;
-}
-template <bool kMax>
-__device__ __forceinline__ __half2 native_best(__half2 a, __half2 b) {
-  return kMax ? __hmax2_nan(a, b) : __hmin2(a, b);
-}
-template <bool kMax>
-__device__ __forceinline__ __nv_bfloat162 native_best(__nv_bfloat162 a, __nv_bfloat162 b) {
-  return kMax ? __hmax2_nan(a, b) : __hmin2(a, b);
-}
-template <bool kMax>
-__device__ __forceinline__ __half native_best(__half a, __half b) {
-  return kMax ? __hmax_nan(a, b) : __hmin(a, b);
-}
-template <bool kMax>
-__device__ __forceinline__ __nv_bfloat16 native_best(__nv_bfloat16 a, __nv_bfloat16 b) {
-  return kMax ? __hmax_nan(a, b) : __hmin(a, b);
 }
 
 // Min / Max of one vector of a floating-point type: its best element by the native instructions, one
@@ -116,16 +108,15 @@ __device__ __forceinline__ typename Op::Acc combine_native_minmax(const Op& op, 
   using T = typename Op::Input;
   constexpr bool kMax = std::is_same_v<Op, Max<T>>;
   constexpr int kWidth = static_cast<int>(vector_width(sizeof(T)));
+  T elems[kWidth];
+  std::memcpy(elems, &raw, sizeof(elems));
   T best;
   if constexpr (sizeof(T) == 2) {
     using T2 = std::conditional_t<std::is_same_v<T, __half>, __half2, __nv_bfloat162>;
     T2 w[4];
     std::memcpy(w, &raw, sizeof(w));
-    const T2 m = native_best<kMax>(native_best<kMax>(w[0], w[1]), native_best<kMax>(w[2], w[3]));
-    best = native_best<kMax>(m.x, m.y);
+    best = paired_best<kMax>(w);
   } else {
-    T elems[kWidth];
-    std::memcpy(elems, &raw, sizeof(elems));
     best = elems[0];
 #pragma unroll
     for (int j = 1; j < kWidth; ++j) best = native_best<kMax>(best, elems[j]);
@@ -134,11 +125,8 @@ __device__ __forceinline__ typename Op::Acc combine_native_minmax(const Op& op, 
   using K = typename OrderKey<T>::K;
   const Key key = OrderKey<T>::key(best, false);
   // The keys of +0 and -0 sit either side of the sign bit; every NaN has kNaN.
-  if (key == static_cast<Key>(K::kSign) || key == static_cast<Key>(K::kSign - 1) || key == static_cast<Key>(K::kNaN)) {
-    T elems[kWidth];
-    std::memcpy(elems, &raw, sizeof(elems));
+  if (key == static_cast<Key>(K::kSign) || key == static_cast<Key>(K::kSign - 1) || key == static_cast<Key>(K::kNaN))
     return combine_run<kWidth>(op, acc, elems, first);
-  }
   return op.combine(acc, key);
 }
 
