@@ -219,13 +219,17 @@ void run_heldout(Timer& timer, cublasHandle_t cublas, const TimingOptions& opt, 
 
 // The tensor-core split suite ("suite": "tc_splits", not in "all"): the tensor-core rungs with k
 // forced into 1, 2, 4, ... splits (and, on Hopper, each form pinned), beside cuBLAS FP32,
-// on shapes whose 128 x 128 tiles leave most SMs idle; plus the plan the automatic pick makes. The
-// measurement behind the split rules and the form rule of tensor_core_forms.hpp.
+// on shapes whose 128 x 128 tiles leave most SMs idle, and unsplit on short-k shapes that fill the GPU;
+// plus the plan the automatic pick makes. The measurement behind the split rules and the form rule of
+// tensor_core_forms.hpp.
 void run_tc_splits(Timer& timer, cublasHandle_t cublas, const TimingOptions& opt, const GpuInfo& gpu, Report& report) {
   namespace d = gpuprims::detail;
-  const GemmShape shapes[] = {{256, 256, 256},   {512, 512, 512},  {1024, 1024, 1024}, {128, 8192, 8192},
-                              {384, 384, 4096},  {768, 768, 768},  {256, 2048, 2048},  {64, 64, 65536},
-                              {1000, 1000, 300}, {640, 1280, 2000}};
+  const GemmShape shapes[] = {{256, 256, 256},   {512, 512, 512},   {1024, 1024, 1024}, {128, 8192, 8192},
+                              {384, 384, 4096},  {768, 768, 768},   {256, 2048, 2048},  {64, 64, 65536},
+                              {1000, 1000, 300}, {640, 1280, 2000}, {16384, 16384, 64}, {8192, 8192, 128},
+                              {4096, 4096, 64},  {2048, 2048, 128}, {1000, 3000, 500},  {4096, 4096, 4096},
+                              {512, 4096, 128},  {2048, 2048, 256}, {1024, 4096, 128},  {3000, 3000, 64},
+                              {8192, 8192, 32},  {2048, 8192, 64}};
   const d::DeviceShape* device = nullptr;
   if (d::current_device_shape(&device) != gpuprims::Status::success || gpu.cc_major < 8) return;
   std::printf("\ntensor-core splits\n%-20s %-8s %-9s %6s %10s %10s %8s\n", "shape", "rung", "form", "splits", "ms",
@@ -250,7 +254,8 @@ void run_tc_splits(Timer& timer, cublasHandle_t cublas, const TimingOptions& opt
         for (int want : {0, 1, 2, 4, 8, 16, 32, 64, 128}) {
           if (form == d::TensorCoreForm::automatic ? want != 0 : want == 0) continue;
           const d::GemmPlan plan = d::ladder_plan(path, m, n, k, want == 0 ? automatic : want);
-          if (want != 0 && (plan.splits != want || d::plan_blocks_x(path, m, n) * want > 8 * device->sm_count))
+          if (want != 0 &&
+              (plan.splits != want || (want > 1 && d::plan_blocks_x(path, m, n) * want > 8 * device->sm_count)))
             continue;
           const d::SgemmArgs a{m, n, k, 1.0f, A, k, B, n, 0.0f, C, n, algo, nullptr, false};
           d::PreparedCall p;

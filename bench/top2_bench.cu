@@ -13,10 +13,13 @@
 //   cublas+row_top2_pass  cublasSgemm storing C, then row_top2_pass below (one warp per row): the baseline
 //   ours_sgemm+row_top2_pass  our tuned sgemm, then the same pass (the unfused twin)
 //   row_fused / row_fused_no_store   sgemm_row_top2_argmin storing C / with C == nullptr
+//   row_fused_no_store_tf32x3   the same with Algorithm::tf32x3, C not stored (compute capability 8.0+);
+//                          its agreement fields are its own: == tf32x3 sgemm + the pass, rows whose
+//                          positions equal cuBLAS FP32 + the pass
 //   ours_sgemm_plain / cublas_sgemm_plain   the GEMM alone
 // A 65536 x 65536 C is 16 GiB: the paths that store C run only when the device has room (else
 // "skipped"), and every allocation is checked against the free memory first.
-// --single M N K [nostore] makes one fused call (for ncu).
+// --single M N K [nostore] [tf32x3] makes one fused call (for ncu).
 // --configs adds fused_no_store@<config> rows: the fused kernel forced onto each tuned configuration.
 // Same process, same timer (L2 flushed, median of 25). JSON with speedups over cublas+cub.
 #include <cub/device/device_reduce.cuh>
@@ -138,7 +141,14 @@ void bench_per_row(const GemmShape& s, Timer& timer, const TimingOptions& opt, c
   cudaStream_t stream = timer.stream();
   const std::size_t ab_bytes = static_cast<std::size_t>(m * k + k * n) * sizeof(float);
   const std::size_t rows_bytes = 2 * static_cast<std::size_t>(m) * sizeof(gpuprims::Top2);
-  const std::size_t ws_bytes = gpuprims::gemm::row_top2_workspace_bytes(m, n, k);
+  // tf32x3 needs tensor cores (compute capability 8.0+); on an older GPU its path is left out.
+  int device = 0, cc_major = 0;
+  BENCH_CUDA(cudaGetDevice(&device));
+  BENCH_CUDA(cudaDeviceGetAttribute(&cc_major, cudaDevAttrComputeCapabilityMajor, device));
+  const bool tensor_cores = cc_major >= 8;
+  std::size_t ws_bytes = gpuprims::gemm::row_top2_workspace_bytes(m, n, k);
+  if (tensor_cores)
+    ws_bytes = std::max(ws_bytes, gpuprims::gemm::row_top2_workspace_bytes(m, n, k, gpuprims::gemm::Algorithm::tf32x3));
   const std::size_t c_bytes = static_cast<std::size_t>(m) * static_cast<std::size_t>(n) * sizeof(float);
   std::size_t free_bytes = 0, total_bytes = 0;
   BENCH_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
@@ -165,13 +175,14 @@ void bench_per_row(const GemmShape& s, Timer& timer, const TimingOptions& opt, c
   BENCH_CUDA(tk::fill_uniform(a_buf.get(), m * k, 41 + m));
   BENCH_CUDA(tk::fill_uniform(b_buf.get(), k * n, 43 + n));
 
-  auto fused = [&](float* c_out) {
+  using gpuprims::gemm::Algorithm;
+  auto fused = [&](float* c_out, Algorithm algo = Algorithm::tuned) {
     ok(gpuprims::gemm::sgemm_row_top2_argmin(m, n, k, 1.0f, A, k, B, n, 0.0f, c_out, n, rows, ws_buf.get(), ws_bytes,
-                                             gpuprims::gemm::Algorithm::tuned, stream),
+                                             algo, stream),
        "sgemm_row_top2_argmin");
   };
-  auto ours_sgemm = [&] {
-    ok(gpuprims::gemm::sgemm(m, n, k, 1.0f, A, k, B, n, 0.0f, C, n, gpuprims::gemm::Algorithm::tuned, stream), "sgemm");
+  auto ours_sgemm = [&](Algorithm algo = Algorithm::tuned) {
+    ok(gpuprims::gemm::sgemm(m, n, k, 1.0f, A, k, B, n, 0.0f, C, n, algo, stream), "sgemm");
   };
   auto cublas_sgemm = [&] { BENCH_CUBLAS(tk::sgemm_rowmajor(cublas.get(), m, n, k, 1.0f, A, k, B, n, 0.0f, C, n)); };
   auto download = [&](const gpuprims::Top2* d_rows) {
@@ -184,8 +195,8 @@ void bench_per_row(const GemmShape& s, Timer& timer, const TimingOptions& opt, c
   // Agreement, once: the fused rows (C stored) == our sgemm + the pass, every byte; C not stored ==
   // C stored; positions against cuBLAS (FP32) + the pass, as a count of rows (near ties may order
   // otherwise under another summation order).
-  bool twin_agrees = false, no_store_agrees = false;
-  std::int64_t cublas_rows_same = -1;
+  bool twin_agrees = false, no_store_agrees = false, tc_twin_agrees = false;
+  std::int64_t cublas_rows_same = -1, tc_cublas_rows_same = -1;
   fused(nullptr);
   const std::vector<gpuprims::Top2> bare = download(rows);
   if (store_fits) {
@@ -201,30 +212,45 @@ void bench_per_row(const GemmShape& s, Timer& timer, const TimingOptions& opt, c
     no_store_agrees = std::memcmp(stored.data(), bare.data(), stored.size() * sizeof(gpuprims::Top2)) == 0;
     cublas_rows_same = rows_with_same_positions(stored, vendor);
     if (!twin_agrees) std::fprintf(stderr, "[bench] WARNING per-row fused and unfused top-2 disagree\n");
+    if (tensor_cores) {
+      fused(nullptr, Algorithm::tf32x3);
+      const std::vector<gpuprims::Top2> tc = download(rows);
+      ours_sgemm(Algorithm::tf32x3);
+      launch_row_pass(C, m, n, n, twin, stream);
+      const std::vector<gpuprims::Top2> tc_twin = download(twin);
+      tc_twin_agrees = std::memcmp(tc.data(), tc_twin.data(), tc.size() * sizeof(gpuprims::Top2)) == 0;
+      tc_cublas_rows_same = rows_with_same_positions(tc, vendor);
+      if (!tc_twin_agrees) std::fprintf(stderr, "[bench] WARNING per-row fused and unfused tf32x3 top-2 disagree\n");
+    }
   }
 
   struct Path {
     const char* name;
     std::function<void()> run;
     bool needs_c;
+    bool tensor_core = false;  // tf32x3: its own agreement fields
   };
-  const Path paths[] = {{"cublas+row_top2_pass",
-                         [&] {
+  std::vector<Path> paths = {{"cublas+row_top2_pass",
+                              [&] {
     cublas_sgemm();
     launch_row_pass(C, m, n, n, twin, stream);
-                         },
-                         true},
-                        {"ours_sgemm+row_top2_pass",
-                         [&] {
+                              },
+                              true},
+                             {"ours_sgemm+row_top2_pass",
+                              [&] {
     ours_sgemm();
     launch_row_pass(C, m, n, n, twin, stream);
-                         },
-                         true},
-             {"row_fused", [&] { fused(C); }, true}, {"row_fused_no_store", [&] { fused(nullptr); }, false},
-             {"ours_sgemm_plain", ours_sgemm, true}, {"cublas_sgemm_plain", cublas_sgemm, true}};
+                              },
+                              true},
+                    {"row_fused", [&] { fused(C); }, true}, {"row_fused_no_store", [&] { fused(nullptr); }, false},
+                    {"ours_sgemm_plain", [&] { ours_sgemm(); }, true}, {"cublas_sgemm_plain", cublas_sgemm, true}};
+  if (tensor_cores)
+    paths.insert(paths.begin() + 4,
+                 Path{"row_fused_no_store_tf32x3", [&] { fused(nullptr, Algorithm::tf32x3); }, false, true});
   double baseline_ms = 0, plain_ms = 0, no_store_ms = 0;
   for (const Path& p : paths) {
     JsonRecord rec{{"path", std::string(p.name)}, {"form", std::string("per_row")}, {"m", m}, {"n", n}, {"k", k}};
+    if (p.tensor_core) rec.emplace_back("algorithm", std::string("tf32x3"));
     if (p.needs_c && !store_fits) {
       rec.emplace_back("skipped", std::string("C does not fit in device memory"));
       report.add(rec);
@@ -240,7 +266,10 @@ void bench_per_row(const GemmShape& s, Timer& timer, const TimingOptions& opt, c
     std::printf("\n");
     rec.emplace_back("time_ms", t.median_ms);
     if (baseline_ms > 0) rec.emplace_back("speedup_vs_cublas_row_pass", baseline_ms / t.median_ms);
-    if (store_fits) {
+    if (store_fits && p.tensor_core) {
+      rec.emplace_back("fused_equals_unfused", tc_twin_agrees);
+      rec.emplace_back("rows_positions_equal_cublas", tc_cublas_rows_same);
+    } else if (store_fits) {
       rec.emplace_back("fused_equals_unfused", twin_agrees);
       rec.emplace_back("no_store_equals_stored", no_store_agrees);
       rec.emplace_back("rows_positions_equal_cublas", cublas_rows_same);
@@ -252,20 +281,25 @@ void bench_per_row(const GemmShape& s, Timer& timer, const TimingOptions& opt, c
                 no_store_ms / plain_ms);
 }
 
-// --single M N K [nostore]: one fused call, for ncu.
+// --single M N K [nostore] [tf32x3]: one fused call, for ncu.
 int run_single(int argc, char** argv) {
   if (argc < 5) return 64;
   const std::int64_t m = std::atoll(argv[2]), n = std::atoll(argv[3]), k = std::atoll(argv[4]);
-  const bool store = !(argc > 5 && std::strcmp(argv[5], "nostore") == 0);
+  bool store = true;
+  auto algo = gpuprims::gemm::Algorithm::tuned;
+  for (int i = 5; i < argc; ++i) {
+    if (std::strcmp(argv[i], "nostore") == 0) store = false;
+    if (std::strcmp(argv[i], "tf32x3") == 0) algo = gpuprims::gemm::Algorithm::tf32x3;
+  }
   const auto A = device_buffer<float>(m * k, "A"), B = device_buffer<float>(k * n, "B"),
              C = device_buffer<float>(m * n, "C");
   const auto top2 = device_buffer<gpuprims::Top2>(1, "top2");
   BENCH_CUDA(tk::fill_uniform(A.get(), m * k, 31 + m));
   BENCH_CUDA(tk::fill_uniform(B.get(), k * n, 37 + n));
-  const std::size_t bytes = gpuprims::gemm::top2_workspace_bytes(m, n, k);
+  const std::size_t bytes = gpuprims::gemm::top2_workspace_bytes(m, n, k, algo);
   const auto ws = device_buffer<unsigned char>(bytes, "workspace");
   const gpuprims::Status st = gpuprims::gemm::sgemm_top2_argmin(
-      m, n, k, 1.0f, A.get(), k, B.get(), n, 0.0f, store ? C.get() : nullptr, n, top2.get(), ws.get(), bytes);
+      m, n, k, 1.0f, A.get(), k, B.get(), n, 0.0f, store ? C.get() : nullptr, n, top2.get(), ws.get(), bytes, algo);
   BENCH_CUDA(cudaDeviceSynchronize());
   std::printf("sgemm_top2_argmin %lldx%lldx%lld%s: %s\n", static_cast<long long>(m), static_cast<long long>(n),
               static_cast<long long>(k), store ? "" : " (C not stored)", gpuprims::to_string(st));

@@ -46,13 +46,17 @@ class Top2AtomicMerge {
 };
 
 #if defined(__CUDACC__)
-//! A relaxed read of `second` (other blocks update it concurrently): the bound below which entries
+//! A relaxed read of `second` (other blocks update it concurrently), the word whose value bounds what
 //! may still enter. Issued where it is called (asm volatile), so a kernel can read it early and let the
-//! load's latency pass during its main loop.
-__device__ __forceinline__ float top2_atomic_bound(const Top2AtomicMerge::Args& args) {
+//! load's latency pass during its main loop, as long as nothing uses the word before then.
+__device__ __forceinline__ unsigned long long top2_atomic_second(const Top2AtomicMerge::Args& args) {
   unsigned long long w;
   asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(w) : "l"(args.words + 1));
-  return top2_bound_of(w);
+  return w;
+}
+//! That bound as a value (top2_bound_of): waits for the read where it is called.
+__device__ __forceinline__ float top2_atomic_bound(const Top2AtomicMerge::Args& args) {
+  return top2_bound_of(top2_atomic_second(args));
 }
 
 //! Merges the warp's pairs and pushes the result. All 32 lanes must call it; a warp without any

@@ -131,8 +131,9 @@ using TensorCoreRungConfig = TensorCoreConfig<128, 128, 32, 64, 32, 3, 1>;
 // before the GEMM rounds A and B to kParts TF32 parts (tf32x3: big and small, 2; tf32: rounded once,
 // 1), laid out as the MMAs read them (k-major core matrices), one contiguous kTileFloats piece per
 // 128-row tile and BK-deep slab; a stage is one such piece of A and one of B, brought in by bulk
-// copies (multicast across clusters of up to 2 x 2 blocks), kStages deep (about 192 KB either way).
-// One block per SM: tf32x3's accumulators and the slab's own sum take 128 registers per thread.
+// copies (multicast across clusters of up to 2 x 2 blocks), kStages deep (about 192 KB either way;
+// the results leave from registers, so they need no room of their own). One block per SM, persistent:
+// tf32x3's accumulators and the slab's own sum take 128 registers per thread.
 // Measured and not kept (H100, 4096^3): the earlier form of this kernel, which read the FP32 slabs
 // by cp.async and split them itself (A in registers, B rewritten k-major in shared memory each slab),
 // ran 56 TFLOP/s, issue-bound on the split; a warp-specialized version of it, 48.
@@ -141,13 +142,11 @@ struct WgmmaTensorCoreConfigOf {
   static constexpr int kParts = kParts_;
   static constexpr int BM = 128, BN = 128, BK = 32, kStages = kParts == 2 ? 3 : 6, kGroupM = 8;
   static constexpr int kWarpgroups = BM / 64, kThreads = kWarpgroups * 128, kWarps = kThreads / 32;
-  static constexpr int kTileRows = 128;                     // rows (of A) or columns (of B) of a packed tile
-  static constexpr int kPartFloats = kTileRows * BK;        // one part (big or small) of a packed slab
-  static constexpr int kTileFloats = kParts * kPartFloats;  // a packed slab: big, then small (if any)
-  static constexpr int kStageFloats = 2 * kTileFloats;      // A's packed slab, then B's
-  static constexpr int kCStride = BN + 8;                   // float2 stores of the results
-  static constexpr int kSmemBytes =
-      4 * (kStages * kStageFloats > BM * kCStride ? kStages * kStageFloats : BM * kCStride);
+  static constexpr int kTileRows = 128;                          // rows (of A) or columns (of B) of a packed tile
+  static constexpr int kPartFloats = kTileRows * BK;             // one part (big or small) of a packed slab
+  static constexpr int kTileFloats = kParts * kPartFloats;       // a packed slab: big, then small (if any)
+  static constexpr int kStageFloats = 2 * kTileFloats;           // A's packed slab, then B's
+  static constexpr int kSmemBytes = 4 * kStages * kStageFloats;  // results leave from registers
   static_assert(BM == kTileRows && BN == kTileRows, "a block's A rows and B columns are one packed tile each");
   static_assert(BN == 128, "one m64n128k8 MMA per warpgroup per k8 step");
   static_assert(BK % 8 == 0, "whole k8 steps per slab");

@@ -280,7 +280,10 @@ TEST(TensorCoreForms, WgmmaFormRunsExactlyOnComputeCapability90WhenBuilt) {
   EXPECT_EQ(d::wgmma_form_runs(one, 4096, 4096, 4096, 1, 4096), expected);
   EXPECT_EQ(d::wgmma_form_runs(x3, 512, 4096, 128, 1, 128), expected);
   EXPECT_FALSE(d::wgmma_form_runs(one, 512, 4096, 128, 1, 128));
-  EXPECT_FALSE(d::wgmma_form_runs(x3, 16384, 16384, 64, 1, 64));
+  EXPECT_EQ(d::wgmma_form_runs(x3, 16384, 16384, 64, 1, 64), expected) << "short k, large product";
+  EXPECT_EQ(d::wgmma_form_runs(one, 16384, 16384, 64, 1, 64), expected);
+  EXPECT_FALSE(d::wgmma_form_runs(one, 4096, 4096, 64, 1, 64)) << "tf32 short k needs a larger product";
+  EXPECT_FALSE(d::wgmma_form_runs(x3, 2048, 2048, 64, 1, 64));
   EXPECT_FALSE(d::wgmma_form_runs(x3, 128, 8192, 8192, 1, 8192));
   EXPECT_FALSE(d::wgmma_form_runs(x3, 256, 256, 256, 1, 256));
   EXPECT_FALSE(d::wgmma_form_runs(x3, 512, 512, 512, 8, 64)) << "splits of two slabs run mma.sync";
@@ -356,6 +359,47 @@ INSTANTIATE_TEST_SUITE_P(Form, TensorCoreFormsPinned,
                          [](const auto& info) {
   return info.param == gpuprims::detail::TensorCoreForm::wgmma ? "wgmma" : "mma_sync";
 });
+
+// The wgmma form is persistent: no more blocks than stay resident (at most one per SM), each taking
+// tiles in turn, its next tile's slabs loading while a tile's results go out. Outputs of 255 to 324
+// tiles, more than any GPU here keeps resident, in each cluster shape (odd and even tile counts along
+// m and n), with short k (one to three slabs a tile, so a block's sequence of slabs crosses tiles
+// often) and padded, offset operands: the product within its bound, beta == 0 over a NaN C, and the
+// fused top-2s (global and per row) equal to their unfused twins.
+TEST(TensorCoreForms, WgmmaFormBlocksTakingManyTilesEachKeepTheProductAndTheFusedTop2s) {
+  GPUPRIMS_REQUIRE_GPU();
+  namespace d = gpuprims::detail;
+  const PinnedForm pin(d::TensorCoreForm::wgmma);
+  struct Case {
+    std::int64_t m, n, k;
+    int pad, off;
+  };
+  const Case cases[] = {{2100, 1900, 40, 0, 0}, {2200, 2100, 33, 3, 1}, {2100, 2200, 64, 1, 2}, {2304, 2200, 70, 4, 3}};
+  std::uint64_t salt = 1700;
+  for (const Case& cs : cases) {
+    const auto l = t::make_layout(cs.m, cs.n, cs.k, cs.pad, cs.pad, cs.pad, cs.off, cs.off, cs.off);
+    auto rng = t::make_rng(++salt);
+    const t::GemmInputs in = t::make_inputs(l, rng);
+    const t::ProductReference ref = t::reference_product(l.m, l.n, l.k, in.A.data(), l.lda, in.B.data(), l.ldb);
+    for (Algorithm algo : {Algorithm::tf32, Algorithm::tf32x3}) {
+      SCOPED_TRACE(std::string(gpuprims::gemm::name(algo)) + " " + l.describe());
+      const t::GemmRun run = t::run_sgemm(l, in, algo, 1.0f, 0.0f, true);
+      ASSERT_STATUS(Status::success, run.status);
+      ASSERT_EQ(run.cuda_error, "");
+      EXPECT_EQ(run.guard_damage, "");
+      EXPECT_EQ(t::check_gemm(l, ref, 1.0f, 0.0f, in.C, run.C, true, algo), "");
+      const t::Top2Run fused = t::run_sgemm_top2(l, in, algo, 0.5f, 2.0f);
+      ASSERT_STATUS(Status::success, fused.status);
+      EXPECT_EQ(t::check_gemm(l, ref, 0.5f, 2.0f, in.C, fused.C, false, algo), "");
+      const t::Top2Run twin = t::run_reduce_top2(fused.C, l.m, l.n, l.ldc);
+      ASSERT_STATUS(Status::success, twin.status);
+      EXPECT_EQ(t::top2_diff(fused.top2, twin.top2), "");
+      const t::RowTop2Run rows = t::run_sgemm_row_top2(l, in, algo, 1.0f, 0.0f);
+      ASSERT_STATUS(Status::success, rows.status);
+      EXPECT_EQ(t::row_top2_bytes_diff(rows.rows, t::reference_row_top2(rows.C.data(), l.m, l.n, l.ldc)), "");
+    }
+  }
+}
 
 // The wgmma form reads A and B split and packed into the call's workspace: the query names exactly
 // that (both operands, padded to whole 128-row tiles and 32-deep slabs, two parts each) when the form

@@ -15,12 +15,20 @@ struct TileCoord {
   std::int64_t tn;
 };
 
+// In Int arithmetic: std::uint32_t suffices (fewer than 2^31 tiles), and its divisions cost a kernel
+// that maps a tile per few k steps (the persistent wgmma form) far less than 64-bit ones.
+template <class Int>
+GPUPRIMS_HD TileCoord tile_coord_in(Int block, Int tiles_m, Int tiles_n, Int group_m) {
+  const Int per_group = group_m * tiles_n;
+  const Int first_m = (block / per_group) * group_m;
+  const Int rows_here = min_of(tiles_m - first_m, group_m);
+  const Int in_group = block % per_group;
+  return TileCoord{static_cast<std::int64_t>(first_m + in_group % rows_here),
+                   static_cast<std::int64_t>(in_group / rows_here)};
+}
+
 GPUPRIMS_HD TileCoord tile_coord(std::int64_t block, std::int64_t tiles_m, std::int64_t tiles_n, std::int64_t group_m) {
-  const std::int64_t per_group = group_m * tiles_n;
-  const std::int64_t first_m = (block / per_group) * group_m;
-  const std::int64_t rows_here = min_of(tiles_m - first_m, group_m);
-  const std::int64_t in_group = block % per_group;
-  return TileCoord{first_m + in_group % rows_here, in_group / rows_here};
+  return tile_coord_in<std::int64_t>(block, tiles_m, tiles_n, group_m);
 }
 
 // Number of blocks for an m x n output in bm x bn tiles.

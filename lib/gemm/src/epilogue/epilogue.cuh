@@ -97,6 +97,13 @@ class Epilogue {
 
   __device__ __forceinline__ Visitor& visitor() { return visitor_; }
 
+  // A persistent kernel's tile boundaries (store_visitor.cuh): before a tile's main loop, with the
+  // row the thread visits in it; after the tile's visits, the warp converged.
+  __device__ __forceinline__ void begin_tile(std::int64_t r) {
+    if (r < out_.m) visitor_.begin_tile(r);  // an edge tile's rows past m are never visited
+  }
+  __device__ __forceinline__ void end_tile() { visitor_.end_tile(); }
+
   // Every thread of every block calls this once, after its last apply, with its warp converged.
   // kThreads is the block size.
   template <int kThreads>

@@ -6,6 +6,9 @@
 // (and at finish) it is done at once unless some lane's pair beats what it read (past the first tiles
 // of a row, almost never); else the lanes of its warp on the same row merge their pairs by shuffles
 // and one lane pushes the pair into the row's slot by integer atomics. Exact and order-free.
+// A persistent kernel names each tile's row before the tile's main loop (begin_tile), so the row's
+// second word is in by the tile's visits; then four results above both it and the thread's own
+// second entry are skipped with one float compare each.
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
@@ -69,6 +72,17 @@ class RowTop2Visitor {
   }
   __device__ __forceinline__ void visit4(std::int64_t r, std::int64_t c, float4 v) {
     if (r != row_) switch_row(r);
+    // Only with the row's word read before the main loop (begin_tile): read at a row switch in the
+    // epilogue, waiting for it would stall the thread on every switch, and the thread's own pair
+    // alone, started afresh at each switch, filters too little to pay for the test (the SIMT rungs).
+    if (bound_early_) {
+      if (limit_stale_) {
+        limit_ = top2_bound_of(bound_ < pair_.w1 ? bound_ : pair_.w1);  // NaN (nothing yet) lets all in
+        limit_stale_ = false;
+      }
+      if (v.x > limit_ && v.y > limit_ && v.z > limit_ && v.w > limit_) return;
+      limit_stale_ = true;
+    }
     const auto col = static_cast<std::uint32_t>(c);
     pair_.add(PackedTop2::pack(order_key(v.x), col));
     pair_.add(PackedTop2::pack(order_key(v.y), col + 1));
@@ -81,6 +95,11 @@ class RowTop2Visitor {
   __device__ __forceinline__ void finish(int) {
     flush();
   }
+  __device__ __forceinline__ void begin_tile(std::int64_t r) {
+    if (r != row_) switch_row(r);
+    bound_early_ = true;
+  }
+  __device__ __forceinline__ void end_tile() {}
 
  private:
   // The bound's load goes out here and is first used at the row's flush, so its latency passes
@@ -90,6 +109,8 @@ class RowTop2Visitor {
     row_ = r;
     pair_ = PackedTop2{};
     bound_ = load_second(r);
+    bound_early_ = false;
+    limit_stale_ = true;
   }
 
   // The row's pair leaves the thread. A lane whose pair does not beat the bound it read has nothing to
@@ -141,6 +162,9 @@ class RowTop2Visitor {
   std::int64_t row_ = -1;  // the row pair_ belongs to; -1 before the first visit
   PackedTop2 pair_;
   unsigned long long bound_ = 0;  // row_'s second word when the thread came to it
+  bool bound_early_ = false;      // bound_ was read before the tile's main loop (begin_tile)
+  bool limit_stale_ = true;       // limit_ is to be worked out again before the next visit4
+  float limit_ = 0.0f;            // values above it can enter neither the pair nor the row's result
 };
 
 }  // namespace gpuprims::detail

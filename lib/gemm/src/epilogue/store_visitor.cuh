@@ -15,6 +15,9 @@
 //   visit4(r, c, float4)           four results at (r, c..c+3), inside the output, the warp converged
 //   may_take4 / take4              the two halves of visit4, for kVotesPerTile visitors
 //   finish<kThreads>(tid)          every thread, once, after its last visit, the warp converged
+//   begin_tile(r), end_tile()      a persistent kernel's (tensor_core_wgmma.cuh): before a tile's main
+//                                  loop (r: the one row the thread visits in it), after its visits,
+//                                  the warp converged; kernels of one tile per block call neither
 #include <cstddef>
 #include <cstdint>
 
@@ -42,6 +45,8 @@ class StoreOnlyVisitor {
   __device__ __forceinline__ void take4(std::int64_t, std::int64_t, float4) {}
   template <int kThreads>
   __device__ __forceinline__ void finish(int) {}
+  __device__ __forceinline__ void begin_tile(std::int64_t) {}
+  __device__ __forceinline__ void end_tile() {}
 };
 
 }  // namespace gpuprims::detail

@@ -2,8 +2,10 @@
 // The fused top-2 for outputs with fewer than 2^32 entries (any GEMM up to 65535 x 65535): each thread
 // ranks its results into a pair of packed (order key, 32-bit index) words with branch-free min/max,
 // and warps push their pairs into the grid's two words by atomics (common/device/
-// top2_atomic_merge.cuh). Values above the grid's bound - read once at kernel start, so the read's
-// latency passes during the main loop - cannot enter the result and are skipped.
+// top2_atomic_merge.cuh). Values above the grid's bound - read at kernel start, so the read's
+// latency passes during the main loop - or above the thread's own second entry cannot enter the
+// result and are skipped. A persistent kernel pushes after each tile and reads the bound again before
+// the next tile's main loop, so its blocks, which start together, still skip most values.
 #include <cstddef>
 #include <cstdint>
 
@@ -34,14 +36,20 @@ class Top2PackedVisitor {
       : args_(args), n_(static_cast<std::uint32_t>(n)), bound_(prefetched) {}
 
   __device__ __forceinline__ void visit(float v, std::int64_t r, std::int64_t c) {
-    if (top2_may_enter(v, bound_)) pair_.add(PackedTop2::pack(order_key(v), index(r, c)));
+    refresh();
+    if (top2_may_enter(v, bound_)) {
+      pair_.add(PackedTop2::pack(order_key(v), index(r, c)));
+      tighten();
+    }
   }
   // One vote per four results: past the first blocks almost no warp has a candidate, so the ranking
   // is skipped as a whole (a warp-uniform branch, not predicated code).
   __device__ __forceinline__ void visit4(std::int64_t r, std::int64_t c, float4 v) {
     if (__any_sync(__activemask(), may_take4(v))) take4(r, c, v);
   }
-  __device__ __forceinline__ bool may_take4(float4 v) const {
+  // Not const: the first call after begin_tile turns the grid's word it read into the bound.
+  __device__ __forceinline__ bool may_take4(float4 v) {
+    refresh();
     return top2_may_enter(v.x, bound_) | top2_may_enter(v.y, bound_) | top2_may_enter(v.z, bound_) |
            top2_may_enter(v.w, bound_);
   }
@@ -51,10 +59,21 @@ class Top2PackedVisitor {
     pair_.add(PackedTop2::pack(order_key(v.y), i + 1));
     pair_.add(PackedTop2::pack(order_key(v.z), i + 2));
     pair_.add(PackedTop2::pack(order_key(v.w), i + 3));
+    tighten();
   }
   template <int kThreads>
   __device__ __forceinline__ void finish(int) {
     top2_atomic_push_warp(pair_, args_);
+  }
+  // The grid's word is read here and turned into a bound at the tile's first visit, after the main
+  // loop: used at once, the read would hold the thread (and its warpgroup's MMAs) for its latency.
+  __device__ __forceinline__ void begin_tile(std::int64_t) {
+    second_ = top2_atomic_second(args_);
+    fresh_ = true;
+  }
+  __device__ __forceinline__ void end_tile() {
+    top2_atomic_push_warp(pair_, args_);
+    pair_ = PackedTop2{};
   }
 
  private:
@@ -63,10 +82,23 @@ class Top2PackedVisitor {
     return static_cast<std::uint32_t>(r) * n_ + static_cast<std::uint32_t>(c);
   }
 
+  __device__ __forceinline__ void refresh() {
+    if (!fresh_) return;
+    bound_ = top2_bound_of(second_);
+    fresh_ = false;
+  }
+  // The thread's own second entry bounds what can still enter its pair (a NaN bound lets all in).
+  __device__ __forceinline__ void tighten() {
+    const float own = top2_bound_of(pair_.w1);
+    if (!isnan(own) && !(own >= bound_)) bound_ = own;
+  }
+
   Args args_;
   std::uint32_t n_;
   float bound_;  // entries above it cannot enter the grid's result
   PackedTop2 pair_;
+  unsigned long long second_ = 0;  // the grid's word read by begin_tile, for refresh()
+  bool fresh_ = false;             // second_ is newer than bound_
 };
 
 }  // namespace gpuprims::detail

@@ -45,6 +45,9 @@ class Top2WideVisitor {
   __device__ __forceinline__ void finish(int tid) {
     top2_last_block_finish<kThreads>(best_, args_, tid, blockIdx.x, gridDim.x);
   }
+  // A persistent block keeps one partial over all its tiles and merges it at finish.
+  __device__ __forceinline__ void begin_tile(std::int64_t) {}
+  __device__ __forceinline__ void end_tile() {}
 
  private:
   Args args_;

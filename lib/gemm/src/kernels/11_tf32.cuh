@@ -139,17 +139,21 @@ __device__ __noinline__ inline float fp32_dot(const GemmOperands& op, std::int64
   return s;
 }
 
-__device__ __forceinline__ void recompute_nan(const GemmOperands& op, std::int64_t r, std::int64_t c, float4& v) {
-  if (r >= op.m) return;
+// One test per four results on the common path, no NaN: the bounds checks below (64-bit compares)
+// ran for every result and were a tenth of the wgmma form's epilogue (ncu, fused top-2 at 16384^2 x 64).
+// The first `count` of v's results (columns c, c + 1, ...), 4 unless given.
+__device__ __forceinline__ void recompute_nan(const GemmOperands& op, std::int64_t r, std::int64_t c, float4& v,
+                                              int count = 4) {
+  if (!(isnan(v.x) | isnan(v.y) | isnan(v.z) | isnan(v.w)) || r >= op.m) return;
   if (isnan(v.x) && c < op.n) v.x = fp32_dot(op, r, c);
   if (isnan(v.y) && c + 1 < op.n) v.y = fp32_dot(op, r, c + 1);
-  if (isnan(v.z) && c + 2 < op.n) v.z = fp32_dot(op, r, c + 2);
-  if (isnan(v.w) && c + 3 < op.n) v.w = fp32_dot(op, r, c + 3);
+  if (count > 2 && isnan(v.z) && c + 2 < op.n) v.z = fp32_dot(op, r, c + 2);
+  if (count > 3 && isnan(v.w) && c + 3 < op.n) v.w = fp32_dot(op, r, c + 3);
 }
 
 // The block's BM x BN results, gathered in shared memory (ctile, rows kCStride floats apart), through
-// the epilogue in whole 16-byte row pieces: the tail of both tensor-core kernel forms (this one and
-// tensor_core_wgmma.cuh).
+// the epilogue in whole 16-byte row pieces. (The persistent wgmma form, tensor_core_wgmma.cuh, sends
+// its results out from registers instead: shared memory holds its next tile's slabs by then.)
 template <class Cfg, class Products, class Visitor>
 __device__ __forceinline__ void tensor_core_tile_out(const GemmOperands& op, const EpilogueParams<Visitor>& ep,
                                                      float prefetched, const float* ctile, std::int64_t row0,

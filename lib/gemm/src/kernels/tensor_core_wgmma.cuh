@@ -4,11 +4,13 @@
 // GEMM. A pass first rounds A and B into their TF32 parts, already in the k-major core-matrix order
 // the warpgroup MMAs (wgmma m64n128k8) read from shared memory; the GEMM then only moves whole packed
 // slabs in by bulk copies and issues MMAs. Splitting inside the kernel (the earlier form) made it
-// issue-bound; tf32 needs the pass too, since TF32 wgmma reads B only k-major.
+// issue-bound; tf32 needs the pass too, since TF32 wgmma reads B only k-major. The GEMM is
+// persistent, its results leaving from registers, so a short k pays no per-tile start (below).
 #include <atomic>
 #include <cstdint>
 #include <type_traits>
 
+#include "common/device/warp_reduce.cuh"
 #include "common/src/device_info.hpp"
 #include "common/src/host_device.hpp"
 #include "common/src/math.hpp"
@@ -110,13 +112,80 @@ __device__ __forceinline__ void wgmma_stage(float (&d)[64], const float* a, cons
   }
 }
 
-//! The GEMM over packed operands, in clusters of kClusterM x kClusterN blocks (a 2 x 2, 2 x 1, 1 x 2
-//! or single block of output tiles): the blocks of a cluster that share A's rows (or B's columns)
-//! each fetch a share of that packed slab and multicast it to all of them, so the slab leaves L2
-//! once per cluster, not once per block (the form is L2-bandwidth-bound without it). Thread 0 feeds
-//! the stages: kStages slabs at the start, then in step s (its warpgroup's MMAs of slab s issued) it
-//! waits until every warp of the cluster is done with slab s - 1 and fetches slab s - 1 + kStages
-//! into that stage. Each stage has a `full` barrier (every byte of both slabs landed here) and an
+// The block's results of one tile through the epilogue, straight from the accumulators (no pass
+// through shared memory, which holds the next tile's slabs by then). Thread 4g + t of warp w in its
+// warpgroup holds rows 16w + g and 16w + g + 8 at columns 8j + 2t, 8j + 2t + 1; one shuffle with the
+// quad neighbour (t ^ 1) per j gives each thread four consecutive columns of one row: even t row g,
+// columns 8j + 2t..+3; odd t row g + 8, columns 8j + 2(t - 1)..+3. A thread stays on one row of the
+// tile throughout, which the per-row top-2 visitor likes. An interior tile computes (and stores) all
+// its values before any visit, in one straight run whose shuffles overlap (a branch per visit between
+// them left each shuffle's latency bare: the fused top-2 at 16384^2 x 64 ran 0.89 ms against the
+// plain product's 0.61); a voting visitor (kVotesPerTile) then votes once for the tile, as
+// warp_tile_epilogue does.
+template <class Cfg, class Products, class Visitor>
+__device__ __forceinline__ void wgmma_tile_out(const GemmOperands& op, Epilogue<Visitor>& epi, const float (&acc)[64],
+                                               std::int64_t row0, std::int64_t col0, int wm, int lane) {
+  const int g = lane / 4, t = lane % 4;
+  const bool odd = (t & 1) != 0;
+  const std::int64_t r = row0 + wm + g + (odd ? 8 : 0);
+  const std::int64_t c0 = col0 + 2 * (t & ~1);
+  const auto quad = [&](int j) {
+    const float s0 = odd ? acc[4 * j] : acc[4 * j + 2], s1 = odd ? acc[4 * j + 1] : acc[4 * j + 3];
+    const float r0 = __shfl_xor_sync(~0u, s0, 1), r1 = __shfl_xor_sync(~0u, s1, 1);
+    float4 x =
+        odd ? make_float4(r0, r1, acc[4 * j + 2], acc[4 * j + 3]) : make_float4(acc[4 * j], acc[4 * j + 1], r0, r1);
+    if constexpr (Products::kRecomputesNaN) recompute_nan(op, r, c0 + 8 * j, x);
+    return x;
+  };
+  if (epi.interior(row0, col0, Cfg::BM, Cfg::BN)) {
+    constexpr int kQuads = Cfg::BN / 8;
+    float4 values[kQuads];
+    epi.with_interior_form([&](auto store, auto beta) {
+#pragma unroll
+      for (int j = 0; j < kQuads; ++j)
+        values[j] = epi.value4(r, c0 + 8 * j, quad(j), decltype(store)::value, decltype(beta)::value);
+    });
+    if constexpr (Visitor::kVotesPerTile) {
+      bool candidate = false;
+#pragma unroll
+      for (int j = 0; j < kQuads; ++j) candidate |= epi.visitor().may_take4(values[j]);
+      if (__any_sync(kFullMask, candidate))
+#pragma unroll
+        for (int j = 0; j < kQuads; ++j) epi.visitor().take4(r, c0 + 8 * j, values[j]);
+    } else {
+#pragma unroll
+      for (int j = 0; j < kQuads; ++j) epi.visitor().visit4(r, c0 + 8 * j, values[j]);
+    }
+  } else {
+    // An edge tile, or a C without 16-byte accesses (every tile then): checked single results in the
+    // accumulators' own layout, row g then row g + 8, so each store instruction fills half of 8 rows'
+    // 32-byte sectors (in the quad layout above a quarter of 16 rows' sectors: 4095^3 on the H100
+    // took tf32 14% longer that way than through shared memory).
+    const std::int64_t rg = row0 + wm + g, cg = col0 + 2 * t;
+#pragma unroll
+    for (int half = 0; half < 2; ++half) {
+#pragma unroll
+      for (int j = 0; j < Cfg::BN / 8; ++j) {
+        float4 x = make_float4(acc[4 * j + 2 * half], acc[4 * j + 2 * half + 1], 0.0f, 0.0f);
+        if constexpr (Products::kRecomputesNaN) recompute_nan(op, rg + 8 * half, cg + 8 * j, x, 2);
+        epi.apply1(rg + 8 * half, cg + 8 * j, x.x);
+        epi.apply1(rg + 8 * half, cg + 8 * j + 1, x.y);
+      }
+    }
+  }
+}
+
+//! The GEMM over packed operands, persistent, in clusters of kClusterM x kClusterN blocks (a 2 x 2,
+//! 2 x 1, 1 x 2 or single block of output tiles): cluster q of the grid takes the cluster-sized
+//! groups of tiles q, q + clusters, ... in turn. The blocks of a cluster that share A's rows (or B's
+//! columns) each fetch a share of that packed slab and multicast it to all of them, so the slab leaves
+//! L2 once per cluster, not once per block (the form is L2-bandwidth-bound without it). A block's
+//! slabs over all its tiles form one sequence of items through the kStages stages; thread 0 feeds
+//! them: kStages items at the start, then in step g (its warpgroup's MMAs of item g issued) it waits
+//! until every warp of the cluster is done with item g - 1 and fetches item g - 1 + kStages into that
+//! stage. So the next tile's first slabs land while a tile's results go out, and a short k (a few
+//! slabs per tile) no longer pays a block's start, its stages' fill and its epilogue one after the
+//! other per tile. Each stage has a `full` barrier (every byte of both slabs landed here) and an
 //! `empty` one (every warp of every block of the cluster finished its MMAs on it).
 template <class Cfg, class Products, int kClusterM, int kClusterN, class Visitor>
 __global__ void __launch_bounds__(Cfg::kThreads, 1)
@@ -135,10 +204,17 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   // Cluster rank r is tile (r % kClusterM, r / kClusterM) of the cluster's block of tiles.
   const unsigned rank = kCluster > 1 ? cluster_cta_rank() : 0;
   const int rm = static_cast<int>(rank) % kClusterM, rn = static_cast<int>(rank) / kClusterM;
-  const TileCoord group = tile_coord(blockIdx.x / kCluster, ceil_div<std::int64_t>(op.m, Cfg::BM) / kClusterM,
-                                     ceil_div<std::int64_t>(op.n, Cfg::BN) / kClusterN, Cfg::kGroupM / kClusterM);
-  const std::int64_t tm = group.tm * kClusterM + rm, tn = group.tn * kClusterN + rn;
-  const std::int64_t row0 = tm * Cfg::BM, col0 = tn * Cfg::BN;
+  // Tile groups, clusters and tiles counted in 32 bits: the grid's tiles number fewer than 2^31.
+  const auto groups_m = static_cast<std::uint32_t>(ceil_div<std::int64_t>(op.m, Cfg::BM) / kClusterM);
+  const auto groups_n = static_cast<std::uint32_t>(ceil_div<std::int64_t>(op.n, Cfg::BN) / kClusterN);
+  const std::uint32_t cluster = blockIdx.x / kCluster, clusters = gridDim.x / kCluster;
+  const std::uint32_t tiles = cluster < groups_m * groups_n ? (groups_m * groups_n - 1 - cluster) / clusters + 1 : 0;
+  // This block's i-th tile.
+  const auto tile_of = [&](std::uint32_t i) {
+    const TileCoord group =
+        tile_coord_in<std::uint32_t>(cluster + i * clusters, groups_m, groups_n, Cfg::kGroupM / kClusterM);
+    return TileCoord{group.tm * kClusterM + rm, group.tn * kClusterN + rn};
+  };
   const int tid = static_cast<int>(threadIdx.x), lane = tid % 32, warp = tid / 32;
   const int wm = (warp / 4) * 64 + (warp % 4) * 16;  // this warp's 16 rows: warpgroup, then warp in it
 
@@ -147,19 +223,33 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   for (int j = 0; j < kClusterN; ++j) a_sharers |= static_cast<std::uint16_t>(1u << (rm + kClusterM * j));
   for (int i = 0; i < kClusterM; ++i) b_sharers |= static_cast<std::uint16_t>(1u << (i + kClusterM * rn));
 
-  const std::int64_t slabs = PackedLayout<Cfg>::slabs(op.k);
-  const float* const a_src = a_packed + (tm * packed_slabs + first_slab) * Cfg::kTileFloats + rn * kAShare;
-  const float* const b_src = b_packed + (tn * packed_slabs + first_slab) * Cfg::kTileFloats + rm * kBShare;
-  const auto stage = [&](std::int64_t s) { return smem + (s % Cfg::kStages) * Cfg::kStageFloats; };
-  const auto load = [&](std::int64_t s) {
-    std::uint64_t* const bar = &full[s % Cfg::kStages];
+  const std::int64_t slabs = PackedLayout<Cfg>::slabs(op.k), items = tiles * slabs;
+  const auto stage = [&](std::int64_t g) { return smem + (g % Cfg::kStages) * Cfg::kStageFloats; };
+  // Thread 0's cursor over the items it fetches, in order (item g: slab g % slabs of tile g / slabs):
+  // stepped, not recomputed, so no division sits between a warp's MMAs of one slab and the next.
+  std::uint32_t next_tile = 0;
+  std::int64_t next_slab = 0;
+  const float *a_src = nullptr, *b_src = nullptr;  // the slabs of next_tile at next_slab == 0
+  const auto seek = [&] {
+    const TileCoord tile = tile_of(next_tile);
+    a_src = a_packed + (tile.tm * packed_slabs + first_slab) * Cfg::kTileFloats + rn * kAShare;
+    b_src = b_packed + (tile.tn * packed_slabs + first_slab) * Cfg::kTileFloats + rm * kBShare;
+  };
+  const auto load = [&](std::int64_t g) {
+    std::uint64_t* const bar = &full[g % Cfg::kStages];
     mbarrier_arrive_expect_bytes(bar, 2 * Cfg::kTileFloats * 4);
-    float* const a_dst = stage(s) + rn * kAShare;
-    float* const b_dst = stage(s) + Cfg::kTileFloats + rm * kBShare;
-    if constexpr (kClusterN > 1) bulk_copy_to_cluster(a_dst, a_src + s * Cfg::kTileFloats, kAShare * 4, bar, a_sharers);
-    else bulk_copy_to_shared(a_dst, a_src + s * Cfg::kTileFloats, kAShare * 4, bar);
-    if constexpr (kClusterM > 1) bulk_copy_to_cluster(b_dst, b_src + s * Cfg::kTileFloats, kBShare * 4, bar, b_sharers);
-    else bulk_copy_to_shared(b_dst, b_src + s * Cfg::kTileFloats, kBShare * 4, bar);
+    float* const a_dst = stage(g) + rn * kAShare;
+    float* const b_dst = stage(g) + Cfg::kTileFloats + rm * kBShare;
+    const float* const a_slab = a_src + next_slab * Cfg::kTileFloats;
+    const float* const b_slab = b_src + next_slab * Cfg::kTileFloats;
+    if constexpr (kClusterN > 1) bulk_copy_to_cluster(a_dst, a_slab, kAShare * 4, bar, a_sharers);
+    else bulk_copy_to_shared(a_dst, a_slab, kAShare * 4, bar);
+    if constexpr (kClusterM > 1) bulk_copy_to_cluster(b_dst, b_slab, kBShare * 4, bar, b_sharers);
+    else bulk_copy_to_shared(b_dst, b_slab, kBShare * 4, bar);
+    if (++next_slab == slabs) {
+      next_slab = 0;
+      if (++next_tile < tiles) seek();
+    }
   };
   const auto cluster_barrier = [] {
     if constexpr (kCluster > 1) cluster_sync_all();
@@ -172,57 +262,56 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     }
   }
   cluster_barrier();  // every block's barriers are ready before any copy or arrival reaches them
-  if (tid == 0)
-    for (std::int64_t s = 0; s < Cfg::kStages && s < slabs; ++s) load(s);
-  const float prefetched = Epilogue<Visitor>::prefetch(ep);
+  if (tid == 0 && items > 0) {
+    seek();
+    for (std::int64_t g = 0; g < Cfg::kStages && g < items; ++g) load(g);
+  }
+  Epilogue<Visitor> epi(ep, Epilogue<Visitor>::prefetch(ep));
 
   float acc[64], slab[64];
-#pragma unroll
-  for (int i = 0; i < 64; ++i) acc[i] = slab[i] = 0.0f;
   const int a_rows = (warp / 4) * 64 / 8 * PackedLayout<Cfg>::kRowGroupFloats;  // this warpgroup's rows
-  for (std::int64_t s = 0; s < slabs; ++s) {
-    const unsigned use = static_cast<unsigned>((s / Cfg::kStages) & 1);
-    mbarrier_wait(&full[s % Cfg::kStages], use);
-    wgmma_fence();
-    if constexpr (Products::kPromotesPerSlab) wgmma_stage<Cfg>(slab, stage(s) + a_rows, stage(s) + Cfg::kTileFloats);
-    else wgmma_stage<Cfg>(acc, stage(s) + a_rows, stage(s) + Cfg::kTileFloats);
-    wgmma_commit();
-    if (tid == 0 && s >= 1 && s - 1 + Cfg::kStages < slabs) {
-      mbarrier_wait(&empty[(s - 1) % Cfg::kStages], static_cast<unsigned>(((s - 1) / Cfg::kStages) & 1));
-      load(s - 1 + Cfg::kStages);
-    }
-    __syncwarp();
-    wgmma_wait<0>();
+  std::int64_t g = 0;  // this block's item (tile, slab) in the stages' sequence
+  for (std::uint32_t i = 0; i < tiles; ++i) {
+    const TileCoord tile = tile_of(i);
+    const std::int64_t row0 = tile.tm * Cfg::BM, col0 = tile.tn * Cfg::BN;
+    epi.begin_tile(row0 + wm + lane / 4 + (lane % 2) * 8);  // the row wgmma_tile_out gives the thread
 #pragma unroll
-    for (int i = 0; i < 64; ++i) pin_register(Products::kPromotesPerSlab ? slab[i] : acc[i]);
-    if (lane == 0) {
-      if constexpr (kCluster > 1) {
-        for (int c = 0; c < kCluster; ++c) mbarrier_arrive_in_cta(&empty[s % Cfg::kStages], static_cast<unsigned>(c));
-      } else {
-        mbarrier_arrive(&empty[s % Cfg::kStages]);
+    for (int e = 0; e < 64; ++e) acc[e] = slab[e] = 0.0f;
+    for (std::int64_t s = 0; s < slabs; ++s, ++g) {
+      const unsigned use = static_cast<unsigned>((g / Cfg::kStages) & 1);
+      mbarrier_wait(&full[g % Cfg::kStages], use);
+      wgmma_fence();
+      if constexpr (Products::kPromotesPerSlab) wgmma_stage<Cfg>(slab, stage(g) + a_rows, stage(g) + Cfg::kTileFloats);
+      else wgmma_stage<Cfg>(acc, stage(g) + a_rows, stage(g) + Cfg::kTileFloats);
+      wgmma_commit();
+      if (tid == 0 && g >= 1 && g - 1 + Cfg::kStages < items) {
+        mbarrier_wait(&empty[(g - 1) % Cfg::kStages], static_cast<unsigned>(((g - 1) / Cfg::kStages) & 1));
+        load(g - 1 + Cfg::kStages);
+      }
+      __syncwarp();
+      wgmma_wait<0>();
+#pragma unroll
+      for (int e = 0; e < 64; ++e) pin_register(Products::kPromotesPerSlab ? slab[e] : acc[e]);
+      if (lane == 0) {
+        if constexpr (kCluster > 1) {
+          for (int c = 0; c < kCluster; ++c) mbarrier_arrive_in_cta(&empty[g % Cfg::kStages], static_cast<unsigned>(c));
+        } else {
+          mbarrier_arrive(&empty[g % Cfg::kStages]);
+        }
+      }
+      // The tensor cores' accumulation truncates (11_tf32.cuh): the slab's sum is added in FP32.
+      if constexpr (Products::kPromotesPerSlab) {
+#pragma unroll
+        for (int e = 0; e < 64; ++e) acc[e] += slab[e];
       }
     }
-    // The tensor cores' accumulation truncates (11_tf32.cuh): the slab's sum is added in FP32.
-    if constexpr (Products::kPromotesPerSlab) {
-#pragma unroll
-      for (int i = 0; i < 64; ++i) acc[i] += slab[i];
-    }
+    wgmma_tile_out<Cfg, Products>(op, epi, acc, row0, col0, wm, lane);
+    epi.end_tile();
   }
   // Every copy into this block has landed and every MMA is done; past the cluster barrier no other
-  // block arrives here either: the results take the stages' place, and the block may exit.
+  // block arrives here either, and the block may exit.
   cluster_barrier();
-
-  // Thread 4g + t of warp w in its warpgroup holds rows 16w + g (+ 8), columns 8j + 2t (+ 1).
-  float* const ctile = smem;
-  const int g = lane / 4, t = lane % 4;
-#pragma unroll
-  for (int j = 0; j < 16; ++j) {
-    float* const at = ctile + (wm + g) * Cfg::kCStride + j * 8 + 2 * t;
-    *reinterpret_cast<float2*>(at) = make_float2(acc[4 * j], acc[4 * j + 1]);
-    *reinterpret_cast<float2*>(at + 8 * Cfg::kCStride) = make_float2(acc[4 * j + 2], acc[4 * j + 3]);
-  }
-  __syncthreads();
-  tensor_core_tile_out<Cfg, Products>(op, ep, prefetched, ctile, row0, col0, tid);
+  epi.template finish<Cfg::kThreads>(tid);
 }
 
 //! Workspace of the wgmma form: both packed operands.
@@ -307,8 +396,15 @@ Status launch_wgmma_tensor_core(const GemmCall& c) {
     constexpr auto kernel = &wgmma_tensor_core_kernel<Cfg, Products, decltype(cm)::value, decltype(cn)::value, V>;
     st = allow_dynamic_smem<kernel>(*device, Cfg::kSmemBytes);
     if (st != Status::success) return;
-    const ClusterLaunch launch(dim3(blocks, c.splits), Cfg::kThreads, Cfg::kSmemBytes,
-                               decltype(cm)::value * decltype(cn)::value, c.stream);
+    // Persistent: no more clusters than stay resident (per block row of a split plan), each taking
+    // tile groups in turn; every tile when the query fails.
+    constexpr int kCluster = decltype(cm)::value * decltype(cn)::value;
+    const int resident = wgmma_tensor_core_resident_blocks<Products, Cfg>(op.m, op.n);
+    const unsigned grid_x =
+        resident <= 0 ? blocks
+                      : static_cast<unsigned>(min_of<std::int64_t>(
+                            blocks, max_of<std::int64_t>(kCluster, resident / c.splits / kCluster * kCluster)));
+    const ClusterLaunch launch(dim3(grid_x, c.splits), Cfg::kThreads, Cfg::kSmemBytes, kCluster, c.stream);
     err = cudaLaunchKernelEx(&launch.config, kernel, op, static_cast<const float*>(a_packed),
                              static_cast<const float*>(b_packed), epilogue_params<V>(c));
   };

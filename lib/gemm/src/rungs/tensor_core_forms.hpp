@@ -36,8 +36,15 @@ bool wgmma_form_runs() noexcept;
 //! does not win back; tf32's GEMM is three times cheaper, so it needs a longer k (H100, sgemm_bench:
 //! tf32x3 at 128 x 8192 x 8192 spent as long in the pass as in the product, and at 16384^2 x 64 and
 //! 256^3 the mma.sync form was faster; tf32 at 8192^2 x 128, 60.8 against 66.1 TFLOP/s).
+//! Since the form is persistent (a block's next tile loads while a tile's results go out), a short k
+//! pays off too once the product is large: tf32x3 from 2^30 multiply-adds, tf32 from 2^32 (H100,
+//! sgemm_bench --suite tc_splits: tf32x3 at 16384^2 x 64, 1.68x cuBLAS FP32 against mma.sync's 0.90x,
+//! at 4096^2 x 64 1.18x against 0.96x; tf32 at 16384^2 x 64, 2.02x against 1.44x, but at 4096^2 x 64
+//! 1.44x against 1.68x).
 constexpr bool wgmma_form_pays_off(gemm::Algorithm rung, std::int64_t m, std::int64_t n, std::int64_t k) {
-  return (m < n ? m : n) >= 512 && k >= (rung == gemm::Algorithm::tf32 ? 256 : 128);
+  const bool x3 = rung != gemm::Algorithm::tf32;
+  const double work = static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
+  return (m < n ? m : n) >= 512 && (k >= (x3 ? 128 : 256) || work >= (x3 ? 0x1p30 : 0x1p32));
 }
 
 //! A split plan runs the wgmma form (tf32x3 only) with splits at least this deep: its per-block start
