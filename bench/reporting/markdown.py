@@ -414,11 +414,13 @@ def top2_section(t, h, img):
     return "\n".join(out)
 
 
+ROW_TOP2_TENSOR_CORE = "row_fused_no_store_tf32x3"  # the per-row path on the tf32x3 rung, when timed
 ROW_TOP2_COLUMN = {
     "cublas+row_top2_pass": "cuBLAS + per-row pass (ms)",
     "ours_sgemm+row_top2_pass": "ours SGEMM + per-row pass (ms)",
     "row_fused": "fused per-row (ms)",
     "row_fused_no_store": "fused per-row, C not stored (ms)",
+    "row_fused_no_store_tf32x3": "fused per-row tf32x3, C not stored (ms)",
     "ours_sgemm_plain": "ours SGEMM only (ms)",
     "cublas_sgemm_plain": "cuBLAS SGEMM only (ms)",
 }
@@ -427,8 +429,10 @@ ROW_TOP2_COLUMN = {
 def row_top2_table(r):
     """The per-row form (sgemm_row_top2_argmin, each row's two smallest entries: the ratio-test kNN)."""
     notes = Notes()
+    tc = [p for p in r.paths if p == ROW_TOP2_TENSOR_CORE]
     header = ["shape m\u00d7n\u00d7k"] + [ROW_TOP2_COLUMN.get(p, p + " (ms)") for p in r.paths] + [
-        "fused per-row, C not stored: speedup vs cuBLAS + pass", "C not stored / ours SGEMM only"]
+        "fused per-row, C not stored: speedup vs cuBLAS + pass", "C not stored / ours SGEMM only"] + [
+        "fused per-row tf32x3, C not stored: speedup vs cuBLAS + pass" for _ in tc]
     rows = []
     for sh in r.shapes:
         cells = [shape_label(*sh)]
@@ -438,12 +442,15 @@ def row_top2_table(r):
             why = skipped_reason(rec)
             cells.append(fmt_num(v) if v is not None else DASH + (notes.mark(why) if why else ""))
         cells += [fmt_ratio(r.speedup(sh)), fmt_ratio(r.over_plain(sh))]
+        cells += [fmt_ratio(r.speedup(sh, p)) for p in tc]
         rows.append(cells)
     out = ["Per-row top-2 (each row's two smallest entries, the ratio-test kNN; median ms, lower is better):\n",
            md_table(header, rows),
            "\n`fused per-row` is `sgemm_row_top2_argmin` (the ranking in the SGEMM epilogue); the baseline stores C "
            "with cuBLAS (FP32) and then runs a per-row top-2 pass over it (one warp per row, 16-byte streamed "
-           "loads, a warp merge), written in bench/top2_bench.cu."]
+           "loads, a warp merge), written in bench/top2_bench.cu." + (
+               " `fused per-row tf32x3` is the same call with the tf32x3 rung (tensor cores, FP32-class accuracy); "
+               "its speedup is over the same cuBLAS (FP32) + pass baseline." if tc else "")]
     if notes.items:
         out.append("\n" + notes.render())
     return "\n".join(out)
