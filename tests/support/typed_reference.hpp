@@ -8,6 +8,7 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -15,7 +16,10 @@
 #include <type_traits>
 #include <vector>
 
+#include <gpuprims/device/device_reduce_plan.hpp>
 #include <gpuprims/device/reduce_ops.hpp>
+
+#include "reduce/src/typed_policy.hpp"
 
 namespace gpuprims::test {
 
@@ -203,6 +207,22 @@ template <class Acc>
 double typed_sum_error_bound(double abs_sum, double items, double log2_threads, double passes) {
   const double u = std::is_same_v<Acc, double> ? std::ldexp(1.0, -53) : std::ldexp(1.0, -24);
   return 2.0 * (items + log2_threads + passes + 2.0) * u * abs_sum;
+}
+
+// The `items` of that bound for a non-float typed sum of n elements of T (docs/ERROR-BOUNDS.md): pass 1
+// over the fewest blocks a GPU of `sms` SMs may use, each thread's warp chunks
+// (warp_chunk_vectors_bound) counted element by element plus the head, the tail and the accumulators'
+// tree; pass 2 over the most partials. The unroll is the library's (TypedPolicy).
+template <class T>
+double typed_sum_chain_items(std::int64_t n, std::int64_t sms) {
+  namespace dev = ::gpuprims::device;
+  using P = ::gpuprims::reduce::detail::TypedPolicy<dev::Sum<T>>;
+  const std::int64_t most = dev::reduce_max_blocks<P>(n, sizeof(T));
+  const std::int64_t fewest = std::max<std::int64_t>(1, std::min<std::int64_t>(most, sms));
+  const std::int64_t V = dev::vector_width(sizeof(T));
+  const std::int64_t vectors = dev::warp_chunk_vectors_bound((n + V - 1) / V, fewest * P::kThreads, P::kUnroll);
+  const std::int64_t pass2 = most > 1 ? (most + P::kThreads - 1) / P::kThreads : 0;
+  return static_cast<double>(V * vectors + 2 + P::kUnroll + pass2);
 }
 
 }  // namespace gpuprims::test

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include <gpuprims/device/device_reduce_plan.hpp>
 #include <gpuprims/reduce.hpp>
 
 #include "common/src/host_device.hpp"
@@ -34,6 +35,7 @@ static_assert((ReduceTuning::kThreads & (ReduceTuning::kThreads - 1)) == 0, "pow
 static_assert((1 << ReduceTuning::kLog2Threads) == ReduceTuning::kThreads, "log2 matches");
 static_assert(ReduceTuning::kThreads >= 64, "the unrolled last warp needs two warps of data");
 static_assert(ReduceTuning::kMaxPartials >= 1, "at least one partial");
+static_assert(ReduceTuning::kThreads >= 32 * ReduceTuning::kUnroll, "warp_chunk_vectors_bound's precondition");
 
 // Rung 7, single_pass: for n <= kMaxItems one launch. Where cooperative launches run, a grid of
 // kGridBlocks blocks of kGridThreads (spread over that many SMs: a small sum is bound by memory
@@ -52,13 +54,17 @@ struct SinglePassTuning {
 static_assert((1 << SinglePassTuning::kLog2Threads) == SinglePassTuning::kThreads, "log2 matches");
 static_assert(SinglePassTuning::kGridThreads <= SinglePassTuning::kThreads,
               "the one-block kernel's tree term bounds the grid kernel's");
+static_assert(SinglePassTuning::kThreads >= 32 * SinglePassTuning::kOneBlockUnroll &&
+                  SinglePassTuning::kGridUnroll <= SinglePassTuning::kOneBlockUnroll,
+              "warp_chunk_vectors_bound's precondition; the one-block kernel's chain bounds the grid kernel's");
 static_assert(SinglePassTuning::kGridBlocks * SinglePassTuning::kGridThreads >= SinglePassTuning::kThreads,
               "the one-block kernel's chain bounds the grid kernel's");
 
 // How a rung takes its items from global memory.
 enum class LoadShape {
   tile_per_thread,  // rungs 1-3: one item per thread per tile of kThreads items; a block loops over tiles
-  grid_stride_vec,  // rungs 4-7: float4 loads, kUnroll in flight, grid-stride; scalar head and tail
+  grid_stride_vec,  // rungs 4-7: float4 loads in warp chunks (device_reduce_plan.hpp), kUnroll in flight; scalar head
+                    // and tail
 };
 
 // ceil(a / b) for a >= 0, b > 0 without the overflow of (a + b - 1) / b near INT64_MAX.
@@ -121,23 +127,26 @@ GPUPRIMS_HD constexpr std::size_t workspace_bytes_for(std::int64_t n, Algorithm 
 // The longest chain of sequential additions (items accumulated one after another) that one thread of
 // one block performs when `blocks` blocks of kThreads threads reduce n items with the given shape.
 // Rungs 1-3: thread 0 adds the result of every tile its block owns, in order. Rungs 4-7: every item a
-// thread loads, counted as if added one by one (its accumulators make the real chain shorter), plus one
-// head and one tail scalar.
+// thread loads (its warp chunks: warp_chunk_vectors_bound float4s), counted as if added one by one
+// (its accumulators make the real chain shorter), plus one head and one tail scalar.
 GPUPRIMS_HD constexpr std::int64_t chain_items(std::int64_t n, std::int64_t blocks, LoadShape shape) {
   if (n <= 0 || blocks <= 0) return 0;
   constexpr std::int64_t T = ReduceTuning::kThreads;
   if (shape == LoadShape::tile_per_thread) return ceil_div_i64(ceil_div_i64(n, T), blocks);
   constexpr std::int64_t V = ReduceTuning::kVecWidth;
-  return V * ceil_div_i64(ceil_div_i64(n, V), blocks * T) + 2;
+  return V * ::gpuprims::device::warp_chunk_vectors_bound(ceil_div_i64(n, V), blocks * T, ReduceTuning::kUnroll) + 2;
 }
 
 // The chain of a single launch, an upper bound for both of its kernels: one block of 1024 threads
 // (the longer per-thread chain, counted as chain_items counts it: the grid kernel has at least as many
-// threads) plus the kGridBlocks block sums that block 0 of the grid adds in block order.
+// threads and a smaller unroll) plus the kGridBlocks block sums that block 0 of the grid adds in block
+// order.
 GPUPRIMS_HD constexpr std::int64_t single_launch_chain(std::int64_t n) {
   if (n <= 0) return 0;
   constexpr std::int64_t V = ReduceTuning::kVecWidth;
-  return V * ceil_div_i64(ceil_div_i64(n, V), SinglePassTuning::kThreads) + 2 + SinglePassTuning::kGridBlocks;
+  return V * ::gpuprims::device::warp_chunk_vectors_bound(ceil_div_i64(n, V), SinglePassTuning::kThreads,
+                                                          SinglePassTuning::kOneBlockUnroll) +
+         2 + SinglePassTuning::kGridBlocks;
 }
 
 // log2(threads) of the error bound's tree term: 10 for a single launch (its one-block kernel's 1024

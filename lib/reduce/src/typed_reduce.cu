@@ -13,15 +13,16 @@ namespace gpuprims::reduce {
 
 template <class T, if_reducible_t<T>>
 std::size_t workspace_bytes(Operator op, std::int64_t n) noexcept {
+  using detail::TypedPolicy;
   using ::gpuprims::device::reduce_workspace_bytes;
   switch (op) {
     case Operator::sum:
       if constexpr (std::is_same_v<T, float>) return workspace_bytes(n, Algorithm::shuffle);
-      else return reduce_workspace_bytes<device::Sum<T>>(n);
-    case Operator::min: return reduce_workspace_bytes<device::Min<T>>(n);
-    case Operator::max: return reduce_workspace_bytes<device::Max<T>>(n);
-    case Operator::argmin: return reduce_workspace_bytes<device::ArgMin<T>>(n);
-    case Operator::argmax: return reduce_workspace_bytes<device::ArgMax<T>>(n);
+      else return reduce_workspace_bytes<device::Sum<T>, TypedPolicy<device::Sum<T>>>(n);
+    case Operator::min: return reduce_workspace_bytes<device::Min<T>, TypedPolicy<device::Min<T>>>(n);
+    case Operator::max: return reduce_workspace_bytes<device::Max<T>, TypedPolicy<device::Max<T>>>(n);
+    case Operator::argmin: return reduce_workspace_bytes<device::ArgMin<T>, TypedPolicy<device::ArgMin<T>>>(n);
+    case Operator::argmax: return reduce_workspace_bytes<device::ArgMax<T>, TypedPolicy<device::ArgMax<T>>>(n);
   }
   return 0;
 }

@@ -1,8 +1,8 @@
 #pragma once
 // The typed reductions' driver (gpuprims/reduce_typed.hpp): checks, the per-device grid (SM count x
 // the pass-1 kernel's occupancy, measured once per device and operator), and the launches of the
-// public device template (gpuprims/device/device_reduce.cuh). The entry points in typed_reduce*.cu
-// instantiate it per operator and type.
+// public device template (gpuprims/device/device_reduce.cuh) with the operator's TypedPolicy
+// (typed_policy.hpp). The entry points in typed_reduce*.cu instantiate it per operator and type.
 #include <gpuprims/device/device_reduce.cuh>
 #include <gpuprims/device/reduce_ops.hpp>
 #include <gpuprims/reduce.hpp>
@@ -16,10 +16,12 @@
 #include "common/src/cuda_check.hpp"
 #include "common/src/device_buffer.hpp"
 #include "common/src/device_info.hpp"
+#include "reduce/src/typed_policy.hpp"
 
 namespace gpuprims::reduce::detail {
 
-// Blocks of Op's pass-1 kernel the current device holds at once; cached per (device, Op).
+// Blocks of Op's pass-1 kernel for the current device: as many as it holds at once, at most
+// TypedPolicy's kMaxBlocksPerSm per SM; cached per (device, Op).
 template <class Op>
 Status typed_resident_blocks(const ::gpuprims::detail::DeviceInfo& dev, std::int64_t* out) {
   constexpr int kMaxCachedDevices = 64;
@@ -27,10 +29,11 @@ Status typed_resident_blocks(const ::gpuprims::detail::DeviceInfo& dev, std::int
   const bool cacheable = dev.ordinal >= 0 && dev.ordinal < kMaxCachedDevices;
   int per_sm = cacheable ? per_sm_cache[dev.ordinal].load(std::memory_order_relaxed) : 0;
   if (per_sm <= 0) {
-    using Policy = ::gpuprims::device::DeviceReducePolicy;
+    using Policy = TypedPolicy<Op>;
     GPUPRIMS_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
         &per_sm, ::gpuprims::device::reduce_partials_kernel<Op, Policy>, Policy::kThreads, 0));
     if (per_sm < 1) per_sm = 1;
+    if (per_sm > Policy::kMaxBlocksPerSm) per_sm = Policy::kMaxBlocksPerSm;
     if (cacheable) per_sm_cache[dev.ordinal].store(per_sm, std::memory_order_relaxed);
   }
   *out = static_cast<std::int64_t>(dev.sm_count) * per_sm;
@@ -41,12 +44,15 @@ Status typed_resident_blocks(const ::gpuprims::detail::DeviceInfo& dev, std::int
 template <class Op>
 Status run_typed(const typename Op::Input* d_in, std::int64_t n, typename Op::Output* d_out, void* d_workspace,
                  std::size_t workspace_size, cudaStream_t stream) {
-  GPUPRIMS_TRY(::gpuprims::device::reduce_validate<Op>(d_in, n, d_out, d_workspace, workspace_size));
+  using Policy = TypedPolicy<Op>;
+  const Status valid = ::gpuprims::device::reduce_validate<Op, Policy>(d_in, n, d_out, d_workspace, workspace_size);
+  if (valid != Status::success) return valid;
   const ::gpuprims::detail::DeviceInfo* dev = nullptr;
   GPUPRIMS_TRY(::gpuprims::detail::current_device_info(&dev));
   std::int64_t resident = 0;
   GPUPRIMS_TRY(typed_resident_blocks<Op>(*dev, &resident));
-  return ::gpuprims::device::reduce_on_grid<Op>(d_in, n, d_out, d_workspace, workspace_size, resident, stream);
+  return ::gpuprims::device::reduce_on_grid<Op, Policy>(d_in, n, d_out, d_workspace, workspace_size, resident, stream,
+                                                        Op{}, dev->cc_major >= 9);
 }
 
 // Stream-ordered form: the data checks, a device, then exactly the workspace from the scratch pool.
@@ -55,7 +61,7 @@ Status run_typed_scratch(const typename Op::Input* d_in, std::int64_t n, typenam
                          cudaStream_t stream) {
   GPUPRIMS_TRY(::gpuprims::device::reduce_validate_args<Op>(d_in, n, d_out));
   GPUPRIMS_TRY(::gpuprims::detail::require_device());
-  const std::size_t needed = ::gpuprims::device::reduce_workspace_bytes<Op>(n);
+  const std::size_t needed = ::gpuprims::device::reduce_workspace_bytes<Op, TypedPolicy<Op>>(n);
   ::gpuprims::detail::StreamScratch scratch(stream);
   GPUPRIMS_TRY(scratch.allocate(needed));
   return run_typed<Op>(d_in, n, d_out, scratch.get(), needed, stream);

@@ -7,12 +7,14 @@
 
 #include <rapidcheck.h>
 
+#include <gpuprims/device/device_reduce_plan.hpp>
 #include <gpuprims/reduce.hpp>
 
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <random>
+#include <type_traits>
 #include <vector>
 
 #include "reduce/src/plan.hpp"
@@ -39,28 +41,33 @@ using SP = rd::SinglePassTuning;
 template <class Visit>
 void visit_thread_items(const rd::VecSplit& s, std::int64_t gtid, std::int64_t nthreads, Visit&& visit,
                         int unroll = U) {
-  std::int64_t i = gtid;
-  const std::int64_t last_full = s.vec_count - (unroll - 1) * nthreads;
-  for (; i < last_full; i += unroll * nthreads)
-    for (int u = 0; u < unroll; ++u) visit(u, s.head + 4 * (i + u * nthreads));
-  for (int u = 0; u < unroll - 1; ++u) {
-    if (i < s.vec_count) visit(u, s.head + 4 * i);
-    i += nthreads;
-  }
+  // The kernels' own assignment (for_each_warp_chunk runs on the host too): vector u of a warp chunk
+  // into accumulator u, a vector after the whole chunks into accumulator 0.
+  const auto walk = [&](auto unroll_constant) {
+    constexpr int kUnroll = decltype(unroll_constant)::value;
+    gpuprims::device::for_each_warp_chunk<kUnroll>(
+        s.vec_count, gtid, nthreads,
+        [&](std::int64_t first) {
+      for (int u = 0; u < kUnroll; ++u) visit(u, s.head + 4 * (first + u * gpuprims::device::kWarpChunkLanes));
+        },
+        [&](std::int64_t i) { visit(0, s.head + 4 * i); });
+  };
+  if (unroll == SP::kOneBlockUnroll) walk(std::integral_constant<int, SP::kOneBlockUnroll>{});
+  else walk(std::integral_constant<int, U>{});
   if (gtid < s.head) visit(-1, gtid);
   if (gtid < s.tail) visit(-2, s.tail_begin + gtid);
 }
 
 float model_thread_sum(const float* x, const rd::VecSplit& s, std::int64_t gtid, std::int64_t nthreads,
                        int unroll = U) {
-  float acc[SP::kOneBlockUnroll][4] = {};
+  float acc[SP::kOneBlockUnroll] = {};
   float head = 0.0f, tail = 0.0f;
   bool has_head = false, has_tail = false;
   visit_thread_items(
       s, gtid, nthreads,
       [&](int u, std::int64_t idx) {
     if (u >= 0) {
-      for (int c = 0; c < 4; ++c) acc[u][c] += x[idx + c];
+      acc[u] += (x[idx] + x[idx + 1]) + (x[idx + 2] + x[idx + 3]);
     } else if (u == -1) {
       head = x[idx];
       has_head = true;
@@ -71,9 +78,8 @@ float model_thread_sum(const float* x, const rd::VecSplit& s, std::int64_t gtid,
       },
       unroll);
   for (int width = unroll / 2; width > 0; width /= 2)
-    for (int u = 0; u < width; ++u)
-      for (int c = 0; c < 4; ++c) acc[u][c] += acc[u + width][c];
-  float r = (acc[0][0] + acc[0][1]) + (acc[0][2] + acc[0][3]);
+    for (int u = 0; u < width; ++u) acc[u] += acc[u + width];
+  float r = acc[0];
   if (has_head) r += head;
   if (has_tail) r += tail;
   return r;
@@ -219,7 +225,11 @@ TEST(ReducePlanProp, PlanInvariants) {
     // launch's chain also counts the grid kernel's block sums).
     const std::int64_t grid_adds = rd::single_launch(n, a) ? SP::kGridBlocks : 0;
     if (rd::load_shape(a) == rd::LoadShape::tile_per_thread) RC_ASSERT((p.items_per_thread - 1) * p.blocks * T < n);
-    else RC_ASSERT((p.items_per_thread - 2 - 4 - grid_adds) * p.blocks * p.threads < n);
+    else {
+      // The chain counts up to `unroll` float4s beyond ceil(float4s / threads) (warp chunks).
+      const std::int64_t unroll = rd::single_launch(n, a) ? SP::kOneBlockUnroll : U;
+      RC_ASSERT((p.items_per_thread - 2 - 4 - 4 * unroll - grid_adds) * p.blocks * p.threads < n);
+    }
     RC_ASSERT(p.bound_items() <= rd::bound_items_upper(n, a, 1 + resident / 32));
   }));
 }

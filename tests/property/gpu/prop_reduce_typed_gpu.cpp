@@ -57,14 +57,10 @@ double bound_for(std::int64_t n, double abs_sum, int sms) {
     return tr::typed_sum_error_bound<float>(abs_sum, static_cast<double>(rd::bound_items_upper(n, a, sms)),
                                             rd::bound_log2_threads(n, a), rd::max_pass1_blocks(n, a) > 1 ? 2.0 : 1.0);
   } else {
-    using P = gpuprims::device::DeviceReducePolicy;
-    const std::int64_t most = gpuprims::device::reduce_max_blocks(n, sizeof(T));
-    const std::int64_t fewest = std::max<std::int64_t>(1, std::min<std::int64_t>(most, sms));
-    const std::int64_t V = gpuprims::device::vector_width(sizeof(T));
-    const std::int64_t vectors = ((n + V - 1) / V + fewest * P::kThreads - 1) / (fewest * P::kThreads);
-    const double items = static_cast<double>(V * vectors + 2 + P::kUnroll) +
-                         (most > 1 ? static_cast<double>((most + P::kThreads - 1) / P::kThreads) : 0.0);
-    return tr::typed_sum_error_bound<gpuprims::sum_type_t<T>>(abs_sum, items, 8.0, most > 1 ? 2.0 : 1.0);
+    using P = gpuprims::reduce::detail::TypedPolicy<gpuprims::device::Sum<T>>;
+    const std::int64_t most = gpuprims::device::reduce_max_blocks<P>(n, sizeof(T));
+    return tr::typed_sum_error_bound<gpuprims::sum_type_t<T>>(abs_sum, tr::typed_sum_chain_items<T>(n, sms), 8.0,
+                                                              most > 1 ? 2.0 : 1.0);
   }
 }
 

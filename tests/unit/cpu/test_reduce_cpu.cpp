@@ -202,7 +202,8 @@ TEST(ReducePlanCpu, SmallInputsTakeOneBlockAndOnePass) {
 
 // single_pass: one launch up to SinglePassTuning::kMaxItems, its workspace the grid kernel's 16 block
 // sums (plus the 16-byte alignment slack: 76 bytes), then shuffle's plan, workspace and bound; its
-// chain covers one 1024-thread block plus the grid's block sums.
+// chain covers one 1024-thread block (its warp chunks: ceil(n / 4096) float4s plus up to 8 more, the
+// one-block kernel's unroll) plus the grid's block sums.
 TEST(ReducePlanCpu, SinglePassIsOneLaunchThenShuffle) {
   constexpr std::int64_t kMax = rd::SinglePassTuning::kMaxItems;
   for (std::int64_t n : {std::int64_t{1}, std::int64_t{4097}, std::int64_t{1} << 16, kMax}) {
@@ -211,7 +212,8 @@ TEST(ReducePlanCpu, SinglePassIsOneLaunchThenShuffle) {
     const rd::ReducePlan p = rd::make_plan(n, Algorithm::single_pass, 1056);
     EXPECT_EQ(1, p.passes);
     EXPECT_EQ(76u, p.workspace_bytes);
-    EXPECT_EQ(std::int64_t{4} * ((n + std::int64_t{4096} - 1) / std::int64_t{4096}) + 2 + 16, p.items_per_thread) << n;
+    EXPECT_EQ(std::int64_t{4} * ((n + std::int64_t{4096} - 1) / std::int64_t{4096} + 8) + 2 + 16, p.items_per_thread)
+        << n;
     EXPECT_EQ(10, rd::bound_log2_threads(n, Algorithm::single_pass));
     EXPECT_EQ(p.bound_items(), rd::bound_items_upper(n, Algorithm::single_pass, 132));
   }
@@ -237,13 +239,15 @@ TEST(ReducePlanCpu, LargeInputsFillTheGpuOnce) {
     EXPECT_EQ(static_cast<std::size_t>(p.blocks) * sizeof(float) + 12, p.workspace_bytes);
     EXPECT_LE(p.workspace_bytes, gpuprims::reduce::workspace_bytes(n, a));
   }
-  // Rungs 4-6: 2^28 floats = 2^26 float4 over 660 * 256 threads: 398 float4 = 1592 floats, + head and tail.
-  EXPECT_EQ(4 * 398 + 2, rd::make_plan(n, Algorithm::shuffle, 660).items_per_thread);
+  // Rungs 4-6: 2^28 floats = 2^26 float4 over 660 * 256 threads: ceil = 398 float4, and warp chunks of
+  // 4 may give a thread up to 4 more: 402 float4 = 1608 floats, + head and tail.
+  EXPECT_EQ(4 * (398 + 4) + 2, rd::make_plan(n, Algorithm::shuffle, 660).items_per_thread);
   // Rungs 1-3: 2^20 tiles over 660 blocks: thread 0 adds 1589 tile sums.
   EXPECT_EQ(1589, rd::make_plan(n, Algorithm::baseline, 660).items_per_thread);
-  // Pass 2: 660 partials in one block: 3 tiles, or 4 * ceil(165 / 256) + 2 = 6 items.
+  // Pass 2: 660 partials in one block: 3 tiles, or 4 * (ceil(165 / 256) + 4) + 2 = 22 items (counted as
+  // pass 1 counts them).
   EXPECT_EQ(3, rd::make_plan(n, Algorithm::baseline, 660).pass2_items_per_thread);
-  EXPECT_EQ(6, rd::make_plan(n, Algorithm::shuffle, 660).pass2_items_per_thread);
+  EXPECT_EQ(22, rd::make_plan(n, Algorithm::shuffle, 660).pass2_items_per_thread);
 }
 
 TEST(ReducePlanCpu, GridIsCappedAndOffsetsAre64Bit) {

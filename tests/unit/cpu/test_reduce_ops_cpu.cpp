@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <cstring>
 #include <random>
+#include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -346,6 +347,73 @@ TEST(DeviceReducePlanCpu, SplitAndGrid) {
       }
     }
   EXPECT_EQ(0, dev::reduce_grid(0, 4, 132));
+}
+
+// The warp chunks every grid-wide reduction loads by (for_each_warp_chunk, run here on the host for
+// every thread of a grid): each vector goes to exactly one thread, each load instruction of a chunk
+// reads 32 consecutive vectors, and no thread takes more than warp_chunk_vectors_bound, which the
+// error bounds of docs/ERROR-BOUNDS.md count on.
+template <int kUnroll>
+void check_warp_chunks(std::int64_t count, std::int64_t nthreads) {
+  SCOPED_TRACE("unroll " + std::to_string(kUnroll) + ", count " + std::to_string(count) + ", threads " +
+               std::to_string(nthreads));
+  std::vector<int> hits(static_cast<std::size_t>(count), 0);
+  std::int64_t most = 0;
+  for (std::int64_t t = 0; t < nthreads; ++t) {
+    std::int64_t mine = 0;
+    dev::for_each_warp_chunk<kUnroll>(
+        count, t, nthreads,
+        [&](std::int64_t first) {
+      EXPECT_EQ(t % dev::kWarpChunkLanes, first % dev::kWarpChunkLanes);  // lane l reads vector l of 32
+      for (int u = 0; u < kUnroll; ++u) {
+        const std::int64_t v = first + u * dev::kWarpChunkLanes;
+        ASSERT_LT(v, count);
+        ++hits[static_cast<std::size_t>(v)];
+      }
+      mine += kUnroll;
+        },
+        [&](std::int64_t i) {
+      ASSERT_LT(i, count);
+      ++hits[static_cast<std::size_t>(i)];
+      ++mine;
+    });
+    most = std::max(most, mine);
+  }
+  for (std::int64_t v = 0; v < count; ++v) ASSERT_EQ(1, hits[static_cast<std::size_t>(v)]) << "vector " << v;
+  EXPECT_LE(most, dev::warp_chunk_vectors_bound(count, nthreads, kUnroll));
+}
+
+TEST(DeviceReducePlan, WarpChunksGiveEveryVectorToOneThreadWithinTheBound) {
+  auto rng = gpuprims::test::make_rng(0x0dde0c01);
+  std::uniform_int_distribution<std::int64_t> any_count(0, 300000);
+  for (std::int64_t nthreads : {std::int64_t{256}, std::int64_t{1024}, std::int64_t{4096}, std::int64_t{33792}}) {
+    std::vector<std::int64_t> counts = {0,
+                                        1,
+                                        31,
+                                        32,
+                                        33,
+                                        127,
+                                        128,
+                                        129,
+                                        255,
+                                        256,
+                                        257,
+                                        nthreads - 1,
+                                        nthreads,
+                                        nthreads + 1,
+                                        4 * nthreads - 1,
+                                        8 * nthreads + 129};
+    for (int r = 0; r < 3; ++r) counts.push_back(any_count(rng));
+    for (std::int64_t count : counts) {
+      check_warp_chunks<1>(count, nthreads);
+      check_warp_chunks<2>(count, nthreads);
+      check_warp_chunks<4>(count, nthreads);
+      check_warp_chunks<8>(count, nthreads);
+    }
+  }
+  // Monotone in count, so a bound for any count up to it.
+  for (std::int64_t c = 0; c < 5000; ++c)
+    EXPECT_LE(dev::warp_chunk_vectors_bound(c, 256, 4), dev::warp_chunk_vectors_bound(c + 1, 256, 4));
 }
 
 }  // namespace

@@ -121,14 +121,10 @@ double typed_sum_bound(std::int64_t n, double abs_sum) {
     return tr::typed_sum_error_bound<float>(abs_sum, static_cast<double>(rd::bound_items_upper(n, a, tr::sm_count())),
                                             rd::bound_log2_threads(n, a), rd::max_pass1_blocks(n, a) > 1 ? 2.0 : 1.0);
   } else {
-    using P = gpuprims::device::DeviceReducePolicy;
-    const std::int64_t most = gpuprims::device::reduce_max_blocks(n, sizeof(T));
-    const std::int64_t fewest = std::max<std::int64_t>(1, std::min<std::int64_t>(most, tr::sm_count()));
-    const std::int64_t V = gpuprims::device::vector_width(sizeof(T));
-    const std::int64_t per_thread_vectors = ((n + V - 1) / V + fewest * P::kThreads - 1) / (fewest * P::kThreads);
-    const double items = static_cast<double>(V * per_thread_vectors + 2 + P::kUnroll) +
-                         (most > 1 ? static_cast<double>((most + P::kThreads - 1) / P::kThreads) : 0.0);
-    return tr::typed_sum_error_bound<Acc>(abs_sum, items, 8.0, most > 1 ? 2.0 : 1.0);
+    using P = gpuprims::reduce::detail::TypedPolicy<gpuprims::device::Sum<T>>;
+    const std::int64_t most = gpuprims::device::reduce_max_blocks<P>(n, sizeof(T));
+    return tr::typed_sum_error_bound<Acc>(abs_sum, tr::typed_sum_chain_items<T>(n, tr::sm_count()), 8.0,
+                                          most > 1 ? 2.0 : 1.0);
   }
 }
 

@@ -7,7 +7,8 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "gemm/src/detail/dependent_launch.cuh"
+#include <gpuprims/device/dependent_launch.cuh>
+
 #include "gemm/src/detail/k_range.cuh"
 #include "gemm/src/detail/launch.cuh"
 #include "gemm/src/detail/warp_tile.cuh"
@@ -99,7 +100,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocksPerSm)
   extern __shared__ float4 smem_f4[];
   float* const smem = reinterpret_cast<float*>(smem_f4);
   take_k_range(op, ep.out);  // the tuned rung's split-K plans run this kernel over several block rows
-  allow_dependent_launch();  // a split-K reduction after this kernel may be scheduled early
+  ::gpuprims::device::allow_dependent_launch();  // a split-K reduction after this kernel may be scheduled early
 
   const TileCoord tile = tile_coord(blockIdx.x, ceil_div<std::int64_t>(op.m, Cfg::BM),
                                     ceil_div<std::int64_t>(op.n, Cfg::BN), Cfg::kGroupM);

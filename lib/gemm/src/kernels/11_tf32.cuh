@@ -139,16 +139,20 @@ __device__ __noinline__ inline float fp32_dot(const GemmOperands& op, std::int64
   return s;
 }
 
-// One test per four results on the common path, no NaN: the bounds checks below (64-bit compares)
-// ran for every result and were a tenth of the wgmma form's epilogue (ncu, fused top-2 at 16384^2 x 64).
-// The first `count` of v's results (columns c, c + 1, ...), 4 unless given.
-__device__ __forceinline__ void recompute_nan(const GemmOperands& op, std::int64_t r, std::int64_t c, float4& v,
-                                              int count = 4) {
-  if (!(isnan(v.x) | isnan(v.y) | isnan(v.z) | isnan(v.w)) || r >= op.m) return;
-  if (isnan(v.x) && c < op.n) v.x = fp32_dot(op, r, c);
-  if (isnan(v.y) && c + 1 < op.n) v.y = fp32_dot(op, r, c + 1);
-  if (count > 2 && isnan(v.z) && c + 2 < op.n) v.z = fp32_dot(op, r, c + 2);
-  if (count > 3 && isnan(v.w) && c + 3 < op.n) v.w = fp32_dot(op, r, c + 3);
+// The result at (r, c), computed again in FP32 when it is a NaN inside the output.
+__device__ __forceinline__ float recompute_nan(const GemmOperands& op, std::int64_t r, std::int64_t c, float v) {
+  return (isnan(v) && r < op.m && c < op.n) ? fp32_dot(op, r, c) : v;
+}
+
+// Four results of row r (columns c to c + 3), with one test on the common path, no NaN: the bounds
+// checks (64-bit compares) ran for every result and were a tenth of the wgmma form's epilogue (ncu,
+// fused top-2 at 16384^2 x 64).
+__device__ __forceinline__ void recompute_nan(const GemmOperands& op, std::int64_t r, std::int64_t c, float4& v) {
+  if (!(isnan(v.x) | isnan(v.y) | isnan(v.z) | isnan(v.w))) return;
+  v.x = recompute_nan(op, r, c, v.x);
+  v.y = recompute_nan(op, r, c + 1, v.y);
+  v.z = recompute_nan(op, r, c + 2, v.z);
+  v.w = recompute_nan(op, r, c + 3, v.w);
 }
 
 // The block's BM x BN results, gathered in shared memory (ctile, rows kCStride floats apart), through

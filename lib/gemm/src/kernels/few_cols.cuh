@@ -11,10 +11,11 @@
 // and epilogue (H100, 84 x 1 x 196: 5.6 us of kernel time against 3.0 for a plain warp-per-row GEMV).
 #include <cstdint>
 
+#include <gpuprims/device/dependent_launch.cuh>
+
 #include "common/device/warp_reduce.cuh"
 #include "common/src/cuda_check.hpp"
 #include "common/src/math.hpp"
-#include "gemm/src/detail/dependent_launch.cuh"
 #include "gemm/src/detail/k_range.cuh"
 #include "gemm/src/detail/launch.cuh"
 #include "gemm/src/detail/tile_load.cuh"
@@ -57,7 +58,7 @@ __global__ void __launch_bounds__(FewColsShape::kThreads, kPasses > 1 ? 2 : 0)  
   constexpr int kR = S::rows_per_warp(kCols);
   constexpr int kStep = kWarpSize * 4;  // k of one pass of the warp's lanes
   take_k_range(op, ep.out);
-  allow_dependent_launch();  // a split-K reduction after this kernel may be scheduled early
+  ::gpuprims::device::allow_dependent_launch();  // a split-K reduction after this kernel may be scheduled early
   __shared__ __align__(16) float Bt[kCols * kPitch];
   const int warp = threadIdx.x / kWarpSize, lane = threadIdx.x % kWarpSize;
   const std::int64_t row0 = static_cast<std::int64_t>(blockIdx.x) * S::rows_per_block(kCols) + warp * kR;

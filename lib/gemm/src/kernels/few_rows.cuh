@@ -11,10 +11,11 @@
 // rows of B before it multiplies this step's, so two steps' loads are in flight.
 #include <cstdint>
 
+#include <gpuprims/device/dependent_launch.cuh>
+
 #include "common/device/warp_reduce.cuh"
 #include "common/src/cuda_check.hpp"
 #include "common/src/math.hpp"
-#include "gemm/src/detail/dependent_launch.cuh"
 #include "gemm/src/detail/k_range.cuh"
 #include "gemm/src/detail/launch.cuh"
 #include "gemm/src/detail/tile_load.cuh"
@@ -40,7 +41,7 @@ __global__ void __launch_bounds__(FewRowsShape::kThreads, FewRowsShape::min_bloc
   constexpr int kChunk = S::chunk(kRows), kStep = S::step(kRows);
   constexpr bool kPrefetch = S::prefetch(kRows);
   take_k_range(op, ep.out);
-  allow_dependent_launch();  // a split-K reduction after this kernel may be scheduled early
+  ::gpuprims::device::allow_dependent_launch();  // a split-K reduction after this kernel may be scheduled early
   __shared__ __align__(16) float As[kRows * kChunk];
   const int tid = threadIdx.x, warp = tid / kWarpSize, lane = tid % kWarpSize;
   const std::int64_t col = static_cast<std::int64_t>(blockIdx.x) * S::kCols + lane * 4;

@@ -6,10 +6,11 @@
 // loop of split_k_reduce_blocks (plan.hpp) blocks.
 #include <cstdint>
 
+#include <gpuprims/device/dependent_launch.cuh>
+
 #include "common/device/warp_reduce.cuh"
 #include "common/src/cuda_check.hpp"
 #include "common/src/math.hpp"
-#include "gemm/src/detail/dependent_launch.cuh"
 #include "gemm/src/detail/launch.cuh"
 #include "gemm/src/epilogue/epilogue.cuh"
 #include "gemm/src/plan.hpp"
@@ -111,7 +112,7 @@ __device__ __forceinline__ void reduce_splits(const SplitPartials& parts, const 
 template <int kLanes, class Visitor>
 __global__ void __launch_bounds__(kSplitKReduceThreads)
     split_k_reduce_kernel(SplitPartials parts, EpilogueParams<Visitor> ep) {
-  wait_for_prerequisite_grid();  // launched as a dependent of the kernel that wrote the partials
+  ::gpuprims::device::wait_for_prerequisite_grid();  // launched as a dependent of the kernel that wrote the partials
   const float prefetched = Epilogue<Visitor>::prefetch(ep);
   Epilogue<Visitor> epi(ep, prefetched);
   reduce_splits<kLanes>(parts, ep.out, epi);
@@ -123,8 +124,9 @@ cudaError_t launch_split_k_reduce_with(const GemmCall& c, const SplitPartials& p
   cudaError_t err = cudaSuccess;
   with_visitor(c.epilogue, [&](auto visitor) {
     using V = typename decltype(visitor)::type;
-    err = launch_maybe_dependent(&split_k_reduce_kernel<kLanes, V>, dim3(blocks), dim3(kSplitKReduceThreads), c.stream,
-                                 dependent, parts, epilogue_params<V>(c));
+    err = ::gpuprims::device::launch_maybe_dependent(&split_k_reduce_kernel<kLanes, V>, dim3(blocks),
+                                                     dim3(kSplitKReduceThreads), c.stream, dependent, parts,
+                                                     epilogue_params<V>(c));
   });
   return err;
 }

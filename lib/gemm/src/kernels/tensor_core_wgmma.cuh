@@ -166,10 +166,14 @@ __device__ __forceinline__ void wgmma_tile_out(const GemmOperands& op, Epilogue<
     for (int half = 0; half < 2; ++half) {
 #pragma unroll
       for (int j = 0; j < Cfg::BN / 8; ++j) {
-        float4 x = make_float4(acc[4 * j + 2 * half], acc[4 * j + 2 * half + 1], 0.0f, 0.0f);
-        if constexpr (Products::kRecomputesNaN) recompute_nan(op, rg + 8 * half, cg + 8 * j, x, 2);
-        epi.apply1(rg + 8 * half, cg + 8 * j, x.x);
-        epi.apply1(rg + 8 * half, cg + 8 * j + 1, x.y);
+        const std::int64_t r1 = rg + 8 * half, c1 = cg + 8 * j;
+        float x0 = acc[4 * j + 2 * half], x1 = acc[4 * j + 2 * half + 1];
+        if constexpr (Products::kRecomputesNaN) {
+          x0 = recompute_nan(op, r1, c1, x0);
+          x1 = recompute_nan(op, r1, c1 + 1, x1);
+        }
+        epi.apply1(r1, c1, x0);
+        epi.apply1(r1, c1 + 1, x1);
       }
     }
   }

@@ -24,7 +24,7 @@ enum class Algorithm {
   baseline,          //!< interleaved tree with a divergent modulo test
   no_divergence,     //!< strided indices: whole warps idle instead of diverging
   no_bank_conflict,  //!< sequential addressing
-  add_during_load,   //!< each thread adds while loading (16-byte loads, grid-stride)
+  add_during_load,   //!< each thread adds while loading (16-byte loads, warp chunks in grid-stride order)
   unroll_last_warp,  //!< the last warp unrolled without barriers
   shuffle,           //!< warp shuffles instead of shared memory
   single_pass,       //!< small n: one launch (a cooperative grid of 16 blocks, else one block); above, as shuffle

@@ -1,5 +1,5 @@
 #pragma once
-// Rung 4, add_during_load: each thread first adds its whole grid-stride share of the input while
+// Rung 4, add_during_load: each thread first adds its whole share (warp chunks of 16-byte loads) of the input while
 // loading it (16-byte loads, several in flight), so a block runs the rung-3 tree once instead of once
 // per tile of kThreads items: far fewer barriers and shared-memory round trips per item, and loads
 // wide and deep enough to saturate DRAM.

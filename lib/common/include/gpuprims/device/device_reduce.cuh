@@ -3,12 +3,13 @@
 //! Device-wide reduction of n elements with any operator of the reduce_ops.hpp shape (nvcc only): the
 //! kernels and host launchers libgpuprims's typed reductions are instantiated from, for nvcc users to
 //! instantiate with their own operator and type. Two passes: pass 1 gives one accumulator per block
-//! (a capped grid that fills the GPU once; each thread combines its grid-stride share, 16-byte vector
-//! loads with a scalar head and tail), pass 2 is one block over the partials that writes
+//! (a capped grid that fills the GPU once; each thread combines its share of 16-byte vectors, handed
+//! out as warp chunks by device_reduce_plan.hpp, with a scalar head and tail), pass 2 is one block over the
+//! partials that writes
 //! op.finish(...). With one block pass 1 writes the result itself. Every assignment of elements to
 //! threads is fixed by (n, d_in mod 16, grid), so results are bitwise reproducible run to run.
 //!
-//! The combine must be associative and commutative: elements reach it in grid-stride order, not
+//! The combine must be associative and commutative: elements reach it in warp-chunk order, not
 //! index order (reduce_ops.hpp's operators are; an argmin-like operator gets each element's index).
 //!
 //! \code
@@ -24,6 +25,7 @@
 #include <type_traits>
 
 #include <gpuprims/device/block_reduce.cuh>
+#include <gpuprims/device/dependent_launch.cuh>
 #include <gpuprims/device/device_reduce_plan.hpp>
 #include <gpuprims/device/reduce_ops.hpp>
 #include <gpuprims/status.hpp>
@@ -148,9 +150,10 @@ __device__ __forceinline__ typename Op::Acc combine_vector(const Op& op, typenam
 
 }  // namespace reduce_detail
 
-//! Thread level: what global thread gtid of nthreads combines of in[0, n): the vectors gtid,
-//! gtid + nthreads, ... (kUnroll in flight, each into its own accumulator, the accumulators then
-//! combined by a fixed tree), then element j of the head and of the tail when gtid == j.
+//! Thread level: what global thread gtid of nthreads combines of in[0, n): its warp chunks of the
+//! 16-byte vectors (for_each_warp_chunk: kUnroll loads in flight, vector u of a chunk into accumulator
+//! u, the accumulators then combined by a fixed tree; a vector after the whole chunks into accumulator
+//! 0), then element j of the head and of the tail when gtid == j.
 template <int kUnroll, class Op>
 __device__ __forceinline__ typename Op::Acc thread_reduce(const typename Op::Input* __restrict__ in, std::int64_t n,
                                                           std::int64_t gtid, std::int64_t nthreads, const Op& op) {
@@ -166,23 +169,19 @@ __device__ __forceinline__ typename Op::Acc thread_reduce(const typename Op::Inp
 
   if constexpr (kWidth > 1) {
     const uint4* __restrict__ body = reinterpret_cast<const uint4*>(in + split.head);
-    std::int64_t i = gtid;
-    const std::int64_t last_full = split.vec_count - (kUnroll - 1) * nthreads;  // i < last_full: all in range
-    for (; i < last_full; i += kUnroll * nthreads) {
+    for_each_warp_chunk<kUnroll>(
+        split.vec_count, gtid, nthreads,
+        [&](std::int64_t first) {
       uint4 v[kUnroll];
 #pragma unroll
-      for (int u = 0; u < kUnroll; ++u) v[u] = __ldg(body + i + u * nthreads);
+      for (int u = 0; u < kUnroll; ++u) v[u] = __ldg(body + first + u * kWarpChunkLanes);
 #pragma unroll
       for (int u = 0; u < kUnroll; ++u)
-        acc[u] = reduce_detail::combine_vector(op, acc[u], v[u], split.head + (i + u * nthreads) * kWidth);
-    }
-    // Fewer than kUnroll vectors left for this thread: one at a time, into the accumulators in turn.
-#pragma unroll
-    for (int u = 0; u < kUnroll - 1; ++u) {
-      if (i < split.vec_count)
-        acc[u] = reduce_detail::combine_vector(op, acc[u], __ldg(body + i), split.head + i * kWidth);
-      i += nthreads;
-    }
+        acc[u] = reduce_detail::combine_vector(op, acc[u], v[u], split.head + (first + u * kWarpChunkLanes) * kWidth);
+        },
+        [&](std::int64_t i) {
+      acc[0] = reduce_detail::combine_vector(op, acc[0], __ldg(body + i), split.head + i * kWidth);
+    });
   }
 #pragma unroll
   for (int width = kUnroll / 2; width > 0; width /= 2) {
@@ -210,6 +209,7 @@ __global__ void __launch_bounds__(Policy::kThreads)
   const std::int64_t nthreads = static_cast<std::int64_t>(gridDim.x) * kThreads;
   const std::int64_t gtid = static_cast<std::int64_t>(blockIdx.x) * kThreads + tid;
   const typename Op::Acc v = thread_reduce<Policy::kUnroll>(in, n, gtid, nthreads, op);
+  allow_dependent_launch();  // pass 2 may be scheduled now; it waits for this grid to complete
   const typename Op::Acc s = block_reduce<kThreads>(v, CombineWith<Op>{op}, tid);
   if (tid == 0) partials[blockIdx.x] = s;
 }
@@ -227,13 +227,15 @@ __global__ void __launch_bounds__(Policy::kThreads)
 }
 
 //! Pass 2: one block over `count` partials (thread t combines partials t, t + kThreads, ... in order,
-//! then the block tree): *out = op.finish(...). count == 0 writes op.finish(op.identity()).
+//! then the block tree): *out = op.finish(...). count == 0 writes op.finish(op.identity()). It may run
+//! as a programmatic dependent of pass 1 (dependent_launch.cuh), so it first waits for that grid.
 template <class Op, class Policy>
 __global__ void __launch_bounds__(Policy::kThreads)
     reduce_finish_kernel(const typename Op::Acc* __restrict__ partials, std::int64_t count,
                          typename Op::Output* __restrict__ out, Op op) {
   constexpr int kThreads = Policy::kThreads;
   const int tid = static_cast<int>(threadIdx.x);
+  wait_for_prerequisite_grid();
   typename Op::Acc v = op.identity();
   for (std::int64_t i = tid; i < count; i += kThreads) v = op.combine(v, partials[i]);
   const typename Op::Acc s = block_reduce<kThreads>(v, CombineWith<Op>{op}, tid);
@@ -275,11 +277,13 @@ Status reduce_validate(const typename Op::Input* d_in, std::int64_t n, const typ
 
 //! reduce() on a GPU known to hold `resident_blocks` pass-1 blocks at once (the caller measured it,
 //! e.g. SM count x cudaOccupancyMaxActiveBlocksPerMultiprocessor of reduce_partials_kernel). The grid
-//! is min(reduce_max_blocks(n), resident_blocks): the same resident_blocks give the same bits.
+//! is min(reduce_max_blocks(n), resident_blocks): the same resident_blocks give the same bits. With
+//! dependent_pass2 (for devices of compute capability 9.0+) pass 2 is launched as a programmatic
+//! dependent of pass 1, which hides the gap between them; the result is the same.
 template <class Op, class Policy = DeviceReducePolicy>
 Status reduce_on_grid(const typename Op::Input* d_in, std::int64_t n, typename Op::Output* d_out, void* d_workspace,
                       std::size_t workspace_bytes, std::int64_t resident_blocks, cudaStream_t stream = nullptr,
-                      Op op = Op{}) {
+                      Op op = Op{}, bool dependent_pass2 = false) {
   const Status valid = reduce_validate<Op, Policy>(d_in, n, d_out, d_workspace, workspace_bytes);
   if (valid != Status::success) return valid;
   constexpr int kThreads = Policy::kThreads;
@@ -296,28 +300,32 @@ Status reduce_on_grid(const typename Op::Input* d_in, std::int64_t n, typename O
                                                        ~static_cast<std::uintptr_t>(Policy::kPartialsAlign - 1));
   reduce_partials_kernel<Op, Policy><<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(d_in, n, partials, op);
   if (cudaPeekAtLastError() != cudaSuccess) return Status::cuda_error;
-  reduce_finish_kernel<Op, Policy><<<1, kThreads, 0, stream>>>(partials, blocks, d_out, op);
-  return cudaPeekAtLastError() == cudaSuccess ? Status::success : Status::cuda_error;
+  const cudaError_t err =
+      launch_maybe_dependent(&reduce_finish_kernel<Op, Policy>, dim3(1), dim3(kThreads), stream, dependent_pass2,
+                             static_cast<const typename Op::Acc*>(partials), blocks, d_out, op);
+  return err == cudaSuccess && cudaPeekAtLastError() == cudaSuccess ? Status::success : Status::cuda_error;
 }
 
 //! *d_out = op.finish(combine of d_in[0, n)), enqueued on stream; no allocation, no synchronization.
 //! d_workspace holds reduce_workspace_bytes<Op>(n) bytes (any alignment; may be null when that is 0).
 //! n == 0 writes op.finish(op.identity()). Bad arguments return a Status before anything is launched.
-//! Queries the current device's SM count and the kernel's occupancy on every call (the library's own
-//! entry points cache them; call reduce_on_grid to do the same).
+//! Queries the current device's SM count, compute capability and the kernel's occupancy on every call
+//! (the library's own entry points cache them; call reduce_on_grid to do the same).
 template <class Op, class Policy = DeviceReducePolicy>
 Status reduce(const typename Op::Input* d_in, std::int64_t n, typename Op::Output* d_out, void* d_workspace,
               std::size_t workspace_bytes, cudaStream_t stream = nullptr, Op op = Op{}) {
   const Status valid = reduce_validate<Op, Policy>(d_in, n, d_out, d_workspace, workspace_bytes);
   if (valid != Status::success) return valid;
-  int device = 0, sms = 0, per_sm = 0;
+  int device = 0, sms = 0, per_sm = 0, cc_major = 0;
   if (cudaGetDevice(&device) != cudaSuccess) return Status::unsupported;
   if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess) return Status::cuda_error;
+  if (cudaDeviceGetAttribute(&cc_major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess)
+    return Status::cuda_error;
   if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, reduce_partials_kernel<Op, Policy>, Policy::kThreads, 0) !=
       cudaSuccess)
     return Status::cuda_error;
   const std::int64_t resident = static_cast<std::int64_t>(sms) * (per_sm < 1 ? 1 : per_sm);
-  return reduce_on_grid<Op, Policy>(d_in, n, d_out, d_workspace, workspace_bytes, resident, stream, op);
+  return reduce_on_grid<Op, Policy>(d_in, n, d_out, d_workspace, workspace_bytes, resident, stream, op, cc_major >= 9);
 }
 
 //! A plain binary functor and an initial value as an operator of the reduce_ops.hpp shape, the way
