@@ -2,12 +2,15 @@
 // Grid-level top-2 by atomics on packed (order key, 32-bit index) words, for outputs with fewer than
 // 2^32 entries: the fused GEMM epilogue's grid merge. Two global words hold the grid's pair (the
 // algebra is top2_second_candidate in top2_order.hpp); warps push their partial pairs with two 64-bit
-// atomicMin, and a one-thread kernel turns the words into the public Top2 after the grid.
-//
-// Why not last-block-done (top2_last_block_merge.cuh): that needs every block to publish a partial and
-// wait for a ticket. With short k a GEMM has tens of thousands of small blocks, and the wait sat on
-// every block's critical path. Here a block waits for nothing, and once the first blocks have pushed,
-// `second` bounds every later entry, so most warps find no candidate and push nothing.
+// atomicMin. The public Top2 is written after the grid by one of two ends:
+// - a grid of many blocks (more than about two waves): a one-thread kernel after the grid. Here a block
+//   waits for nothing, and once the first blocks have pushed, `second` bounds every later entry, so
+//   most warps find no candidate and push nothing. A ticket per block (last-block-done) would sit on
+//   every block's critical path, and with short k a GEMM has tens of thousands of small blocks.
+// - a grid that is (about) one wave: its blocks merge their warps' pairs first, push once, and take a
+//   ticket; the last block writes the result. Every block then runs at once, so the tickets overlap,
+//   and the call saves a launch (about 3 us, a tenth of a small split-K GEMM). Its blocks mostly start
+//   before any bound exists, so the block merge also saves eight of every nine pushes.
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
@@ -18,30 +21,35 @@
 
 #include "common/device/top2_order.hpp"
 #if defined(__CUDACC__)
+#include "common/device/block_reduce.cuh"
 #include "common/device/warp_reduce.cuh"
 #endif
 
 namespace gpuprims::detail {
 
-//! The atomic grid merge as one object: its workspace, the host steps around the pushing kernels
-//! (begin, end) and the arguments those kernels receive. The kernel side is the two functions below
-//! the class (top2_atomic_bound, top2_atomic_push_warp).
+//! The atomic grid merge as one object: its workspace, the host steps around the pushing kernel
+//! (begin, end) and the arguments that kernel receives. The kernel side is the functions below the
+//! class (top2_atomic_bound, top2_atomic_push_warp, top2_atomic_finish).
 class Top2AtomicMerge {
  public:
-  //! What a kernel receives: words[0] = best, words[1] = second, both ~0 (empty) after begin().
+  //! What the kernel receives: words[0] = best, words[1] = second, both ~0 (empty) after begin();
+  //! words[2] counts the blocks done, from ~0, so the first block's ticket is 0 (one memset sets all
+  //! three). With `out` set the kernel's last block writes the result there (top2_atomic_finish).
   struct Args {
     unsigned long long* words;
+    Top2* out;          //!< nullptr: end() writes the result after the kernel
+    std::int64_t cols;  //!< turns linear indices back into (row, col)
   };
 
-  //! Workspace bytes, whatever the grid: the two words.
-  static constexpr std::size_t workspace_bytes() { return 2 * sizeof(unsigned long long); }
+  //! Workspace bytes, whatever the grid: the three words.
+  static constexpr std::size_t workspace_bytes() { return 3 * sizeof(unsigned long long); }
 
   //! Sets the words in `workspace` (8-byte aligned, workspace_bytes() long) to empty, stream-ordered,
-  //! and fills *args for the kernels that push into them.
-  static Status begin(void* workspace, cudaStream_t stream, Args* args);
+  //! and fills *args for the one kernel that pushes into them. in_kernel: that kernel's grid is about
+  //! one wave, and its last block writes the result to *d_out; otherwise end() does.
+  static Status begin(void* workspace, Top2* d_out, std::int64_t cols, bool in_kernel, cudaStream_t stream, Args* args);
 
-  //! After every pushing kernel: the pair as the public result in *d_out; cols turns linear indices
-  //! back into (row, col).
+  //! After the pushing kernel: the pair as the public result in *d_out, unless that kernel wrote it.
   static Status end(const Args& args, Top2* d_out, std::int64_t cols, cudaStream_t stream);
 };
 
@@ -59,6 +67,13 @@ __device__ __forceinline__ float top2_atomic_bound(const Top2AtomicMerge::Args& 
   return top2_bound_of(top2_atomic_second(args));
 }
 
+//! One thread's push of a merged pair into the grid's words (nothing for an empty pair).
+__device__ __forceinline__ void top2_atomic_push(PackedTop2 pair, const Top2AtomicMerge::Args& args) {
+  if (pair.w0 == ~std::uint64_t{0}) return;
+  const unsigned long long old = atomicMin(args.words, static_cast<unsigned long long>(pair.w0));
+  atomicMin(args.words + 1, static_cast<unsigned long long>(top2_second_candidate(old, pair.w0, pair.w1)));
+}
+
 //! Merges the warp's pairs and pushes the result. All 32 lanes must call it; a warp without any
 //! entry pushes nothing.
 __device__ __forceinline__ void top2_atomic_push_warp(PackedTop2 mine, const Top2AtomicMerge::Args& args) {
@@ -67,10 +82,32 @@ __device__ __forceinline__ void top2_atomic_push_warp(PackedTop2 mine, const Top
   const PackedTop2 warp_pair = warp_reduce(mine, PackedTop2Merge{});
   unsigned lane;
   asm("mov.u32 %0, %%laneid;" : "=r"(lane));
-  if (lane == 0 && warp_pair.w0 != ~std::uint64_t{0}) {
-    const unsigned long long old = atomicMin(args.words, static_cast<unsigned long long>(warp_pair.w0));
-    atomicMin(args.words + 1, static_cast<unsigned long long>(top2_second_candidate(old, warp_pair.w0, warp_pair.w1)));
+  if (lane == 0) top2_atomic_push(warp_pair, args);
+}
+
+//! Every thread of every block, once, after its last entry (kThreads: the block size). Without
+//! args.out the warps push as they are; with it the block merges first, pushes once and takes a
+//! ticket, and the last block turns the words into the public result.
+template <int kThreads>
+__device__ __forceinline__ void top2_atomic_finish(PackedTop2 mine, const Top2AtomicMerge::Args& args, int tid) {
+  if (args.out == nullptr) {
+    top2_atomic_push_warp(mine, args);
+    return;
   }
+  const PackedTop2 block_pair = block_reduce<kThreads>(mine, PackedTop2Merge{}, tid);
+  if (tid != 0) return;
+  top2_atomic_push(block_pair, args);
+  // The ticket is a release, for this thread's pushes and, through block_reduce's barrier, every
+  // earlier push of the block's warps (a persistent kernel's per-tile ones); and an acquire, so the
+  // last block sees every block's pushes: one acq_rel atomic in place of a relaxed one between two
+  // full fences (__threadfence, fence.sc).
+  unsigned long long ticket;
+  asm volatile("atom.acq_rel.gpu.global.add.u64 %0, [%1], 1;" : "=l"(ticket) : "l"(args.words + 2) : "memory");
+  const unsigned long long blocks = static_cast<unsigned long long>(gridDim.x) * gridDim.y * gridDim.z;
+  if (ticket + 1ull != blocks - 1) return;  // the word starts at ~0: the first block's ticket is 0
+  Top2Partial result = Top2Partial::empty();
+  PackedTop2{__ldcg(args.words), __ldcg(args.words + 1)}.merge_into(result);
+  *args.out = to_top2(result, args.cols);
 }
 #endif
 

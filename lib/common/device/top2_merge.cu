@@ -18,13 +18,15 @@ __global__ void top2_atomic_end_kernel(const unsigned long long* words, Top2* ou
 
 }  // namespace
 
-Status Top2AtomicMerge::begin(void* workspace, cudaStream_t stream, Args* args) {
-  args->words = static_cast<unsigned long long*>(workspace);
-  GPUPRIMS_CUDA_TRY(cudaMemsetAsync(workspace, 0xff, workspace_bytes(), stream));  // ~0: empty
+Status Top2AtomicMerge::begin(void* workspace, Top2* d_out, std::int64_t cols, bool in_kernel, cudaStream_t stream,
+                              Args* args) {
+  *args = Args{static_cast<unsigned long long*>(workspace), in_kernel ? d_out : nullptr, cols};
+  GPUPRIMS_CUDA_TRY(cudaMemsetAsync(workspace, 0xff, workspace_bytes(), stream));  // ~0: empty, no block done
   return Status::success;
 }
 
 Status Top2AtomicMerge::end(const Args& args, Top2* d_out, std::int64_t cols, cudaStream_t stream) {
+  if (args.out != nullptr) return Status::success;  // the kernel's last block wrote it
   top2_atomic_end_kernel<<<1, 1, 0, stream>>>(args.words, d_out, cols);
   GPUPRIMS_LAUNCH_CHECK();
   return Status::success;

@@ -77,6 +77,13 @@ const ModelConstants& fitted_constants() {
   return model;
 }
 
+int resident_blocks_per_sm(const DeviceShape& device, const RungEntry* path) noexcept {
+  const auto& paths = tuned_paths();
+  for (int i = 0; i < kNumTunedPaths; ++i)
+    if (paths[i] == path) return device.occupancy[i];
+  return 0;
+}
+
 Status current_device_shape(const DeviceShape** out) noexcept {
   const DeviceInfo* info = nullptr;
   GPUPRIMS_TRY(current_device_info(&info));

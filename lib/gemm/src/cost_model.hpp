@@ -53,6 +53,10 @@ struct DeviceShape {
   int occupancy[kNumTunedPaths] = {};  // resident blocks per SM of each tuned path's kernel
 };
 
+// Resident blocks per SM of `path`'s kernel on `device` (its occupancy); 0 for a path that is not one
+// of the tuned paths (the ladder rungs), whose occupancy is not queried.
+int resident_blocks_per_sm(const DeviceShape& device, const RungEntry* path) noexcept;
+
 // The current device's shape (occupancies queried once per device).
 Status current_device_shape(const DeviceShape** out) noexcept;
 

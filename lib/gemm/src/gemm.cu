@@ -131,6 +131,8 @@ Status prepare_sgemm(const SgemmArgs& a, const GemmPlan* forced, PreparedCall* o
   else p.plan = plan_for(a.algo, a.m, a.n, a.k, store_c, *device);
   if (!plan_fits(p.plan, a.m, a.n, computes ? a.k : 0)) return Status::invalid_argument;
   p.workspace_bytes = call_workspace_bytes(p.plan, a.m, a.n, a.want_top2, p.sm_count, a.per_row);
+  p.epilogue_one_wave =
+      epilogue_in_one_wave(p.plan, a.m, a.n, p.sm_count, resident_blocks_per_sm(*device, p.plan.path));
   *out = p;
   return Status::success;
 }
@@ -176,7 +178,7 @@ Status launch_sgemm(const SgemmArgs& a, const PreparedCall& p, void* workspace, 
   auto* const ws = static_cast<unsigned char*>(workspace);
   const WorkspaceLayout layout = call_workspace_layout(plan, a.m, a.n, a.want_top2, p.sm_count, a.per_row);
   c.rung_workspace = plan.rung_bytes > 0 ? ws + layout.rung : nullptr;
-  const EpilogueStart start{ws, a.top2, a.n, stream, a.m};
+  const EpilogueStart start{ws, a.top2, a.n, stream, a.m, p.epilogue_one_wave};
   GPUPRIMS_TRY(with_visitor(c.epilogue, [&](auto v) { return decltype(v)::type::begin(start, &c.visit); }));
 
   if (plan.splits == 1) {

@@ -49,6 +49,7 @@ struct PreparedCall {
   int sm_count = 1;
   bool dependent_launch = false;           // the split-K reduction as a programmatic dependent (sm_90+)
   bool clusters = false;                   // cluster plans can run (DeviceShape::clusters)
+  bool epilogue_one_wave = false;          // epilogue_in_one_wave (plan.hpp) for the plan on this device
   Status device_status = Status::success;  // unsupported without a device (launch reports it)
 };
 

@@ -130,6 +130,17 @@ inline std::int64_t epilogue_blocks(const GemmPlan& p, std::int64_t m, std::int6
   return p.splits > 1 ? split_k_reduce_blocks(m, n, p.splits, sm_count, false) : plan_blocks_x(*p.path, m, n);
 }
 
+// Whether the kernel that runs the epilogue is about one wave, so that its blocks run together and
+// a ticket per block at their end costs little: then that kernel's last block finishes the fused
+// top-2 (common/device/top2_atomic_merge.cuh) instead of a kernel launched after it. The split-K
+// reduction always (its grid is capped at 8 blocks per SM); any other kernel when its blocks fit
+// `resident_per_sm` per SM (the path's occupancy; 0 where unknown counts as 2).
+inline bool epilogue_in_one_wave(const GemmPlan& p, std::int64_t m, std::int64_t n, int sm_count, int resident_per_sm) {
+  if (p.splits > 1 && !p.cluster) return true;
+  const std::int64_t per_sm = resident_per_sm > 0 ? resident_per_sm : 2;
+  return epilogue_blocks(p, m, n, sm_count) <= per_sm * max_of(sm_count, 1);
+}
+
 // Where the parts of a call's workspace start: the top-2 part (when the call ranks), then the split
 // partials, each 256-byte aligned.
 inline constexpr std::size_t kWorkspaceAlign = 256;

@@ -533,6 +533,33 @@ TEST(GemmSplitKReduce, BlocksCoverTheOutputsOfEitherForm) {
   EXPECT_EQ(d::epilogue_blocks(plan, 15, 61, 132), 29);
 }
 
+// The fused top-2 is finished by the epilogue kernel's last block only when that kernel's blocks run
+// together (a ticket per block then costs little); a grid of more waves takes the kernel after it.
+TEST(GemmTop2End, InTheKernelOnlyForAboutOneWave) {
+  const d::RungEntry& path = d::kTunedConfigs[5];
+  const std::int64_t n = std::int64_t{3} * 132 * path.bn;  // one row of tiles: 3 blocks per SM of 132
+  const d::GemmPlan single = d::make_plan(path, 512, 1);
+  ASSERT_EQ(d::epilogue_blocks(single, path.bm, n, 132), 3 * 132);
+  EXPECT_TRUE(d::epilogue_in_one_wave(single, path.bm, n, 132, 3));
+  EXPECT_FALSE(d::epilogue_in_one_wave(single, path.bm, n + 1, 132, 3)) << "one block past the resident ones";
+  EXPECT_FALSE(d::epilogue_in_one_wave(single, path.bm, n, 132, 2));
+  EXPECT_FALSE(d::epilogue_in_one_wave(single, path.bm, n, 132, 0)) << "an unknown occupancy counts as 2";
+  EXPECT_TRUE(d::epilogue_in_one_wave(single, path.bm, std::int64_t{2} * 132 * path.bn, 132, 0));
+  EXPECT_FALSE(d::epilogue_in_one_wave(single, 4096, 4096, 132, 3));
+  const d::GemmPlan split = d::make_plan(path, 4096, 4);
+  ASSERT_GT(split.splits, 1);
+  EXPECT_TRUE(d::epilogue_in_one_wave(split, 4096, 4096, 132, 1)) << "the reduction's grid is capped per SM";
+}
+
+// Occupancy is known for the tuned paths only (the cost model queries it); a ladder rung gets 0.
+TEST(GemmTop2End, ResidentBlocksOfTunedPathsOnly) {
+  d::DeviceShape device;
+  for (int i = 0; i < d::kNumTunedPaths; ++i) device.occupancy[i] = i + 1;
+  for (int i = 0; i < d::kNumTunedPaths; ++i)
+    EXPECT_EQ(d::resident_blocks_per_sm(device, d::tuned_paths()[i]), i + 1) << d::tuned_paths()[i]->name;
+  EXPECT_EQ(d::resident_blocks_per_sm(device, &d::ladder_rung(Algorithm::naive)->path), 0);
+}
+
 TEST(GemmWorkspace, OnePartialPerBlockOfTheLaunchedKernel) {
   // Enough for the scale-only path too (32 x 32 tiles), whatever alpha turns out to be.
   const std::size_t w = gemm::top2_workspace_bytes(4096, 4096, 4096, Algorithm::tuned);

@@ -5,7 +5,8 @@
 // top2_atomic_merge.cuh). Values above the grid's bound - read at kernel start, so the read's
 // latency passes during the main loop - or above the thread's own second entry cannot enter the
 // result and are skipped. A persistent kernel pushes after each tile and reads the bound again before
-// the next tile's main loop, so its blocks, which start together, still skip most values.
+// the next tile's main loop, so its blocks, which start together, still skip most values. A grid of
+// about one wave writes the result from its last block (top2_atomic_finish), saving a launch.
 #include <cstddef>
 #include <cstdint>
 
@@ -24,7 +25,7 @@ class Top2PackedVisitor {
 
   static std::size_t workspace_bytes(std::int64_t) { return Top2AtomicMerge::workspace_bytes(); }
   static Status begin(const EpilogueStart& s, VisitorArgs* args) {
-    return Top2AtomicMerge::begin(s.workspace, s.stream, &args->top2_packed);
+    return Top2AtomicMerge::begin(s.workspace, s.top2, s.cols, s.one_wave, s.stream, &args->top2_packed);
   }
   static Status end(const EpilogueStart& s, const VisitorArgs& args) {
     return Top2AtomicMerge::end(args.top2_packed, s.top2, s.cols, s.stream);
@@ -62,8 +63,8 @@ class Top2PackedVisitor {
     tighten();
   }
   template <int kThreads>
-  __device__ __forceinline__ void finish(int) {
-    top2_atomic_push_warp(pair_, args_);
+  __device__ __forceinline__ void finish(int tid) {
+    top2_atomic_finish<kThreads>(pair_, args_, tid);
   }
   // The grid's word is read here and turned into a bound at the tile's first visit, after the main
   // loop: used at once, the read would hold the thread (and its warpgroup's MMAs) for its latency.

@@ -41,6 +41,8 @@ struct EpilogueStart {
   std::int64_t cols;  // n: linear indices back into (row, col)
   cudaStream_t stream;
   std::int64_t rows;  // m: the per-row top-2's slot count
+  bool one_wave;      // the kernel that runs the epilogue has few enough blocks to all run at once
+                      // (epilogue_in_one_wave, plan.hpp): its last block may finish the grid's merge
 };
 
 }  // namespace gpuprims::detail
