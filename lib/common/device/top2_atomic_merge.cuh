@@ -3,7 +3,8 @@
 // 2^32 entries: the fused GEMM epilogue's grid merge. Two global words hold the grid's pair (the
 // algebra is top2_second_candidate in top2_order.hpp); warps push their partial pairs with two 64-bit
 // atomicMin. The public Top2 is written after the grid by one of two ends:
-// - a grid of many blocks (more than about two waves): a one-thread kernel after the grid. Here a block
+// - a grid of more than one wave (epilogue_in_one_wave, gemm/src/plan.hpp, compares it with the
+//   kernel's occupancy): a one-thread kernel after the grid. Here a block
 //   waits for nothing, and once the first blocks have pushed, `second` bounds every later entry, so
 //   most warps find no candidate and push nothing. A ticket per block (last-block-done) would sit on
 //   every block's critical path, and with short k a GEMM has tens of thousands of small blocks.
