@@ -83,6 +83,8 @@ int main(int argc, char** argv) {
   report.set("copy_gbs", copy_gbs);
   report.set("total_elements", total);
   report.set("threads_per_block", std::int64_t{rd::RowTuning::kThreads});
+  report.set("long_row_threads_per_block", std::int64_t{rd::RowTuning::kLongThreads});
+  report.set("long_row_cols", rd::RowTuning::kLongCols);
 
   const auto in = bench::device_buffer<float>(static_cast<std::size_t>(total), "input");
   const auto in_i = bench::device_buffer<std::int32_t>(static_cast<std::size_t>(total), "int input");

@@ -19,6 +19,10 @@ struct BlockTile1DConfig {
 struct BlockTile2DConfig {
   static constexpr int BM = 128, BN = 128, BK = 8, TM = 8, TN = 8;
   static constexpr int kThreads = BM * BN / (TM * TN);
+  // Rungs 6-7 ask for two resident blocks (at most 128 registers a thread): rung 7's swizzled
+  // addressing took the compiler to 129 registers, one block per SM and 0.48x cuBLAS at 4096^3 against
+  // rung 6's 0.67x (ncu, H100, session 18).
+  static constexpr int kMinBlocksPerSm = 2;
 };
 
 // Rungs 8-10: block tile BM x BN split into warp tiles WM x WN; in a warp, 4 x 8 threads each own

@@ -20,9 +20,9 @@ namespace rd = gpuprims::reduce::detail;
 constexpr std::int64_t kThreads = rd::RowTuning::kThreads;
 
 // thread_range over columns [c0, c1) of a row whose column c0 is at byte address `addr`, elements of
-// `elem` bytes: adds one to taken[c - c0] for every column a thread takes; returns the most items one
-// thread takes.
-std::int64_t model_range(std::int64_t c0, std::int64_t c1, std::uintptr_t addr, std::int64_t elem,
+// `elem` bytes, by a block of `threads`: adds one to taken[c - c0] for every column a thread takes;
+// returns the most items one thread takes.
+std::int64_t model_range(std::int64_t c0, std::int64_t c1, std::uintptr_t addr, std::int64_t elem, std::int64_t threads,
                          std::vector<int>* taken) {
   const std::int64_t per_vec = 16 / elem;
   std::int64_t head = static_cast<std::int64_t>((16 - addr % 16) % 16) / elem;
@@ -30,10 +30,10 @@ std::int64_t model_range(std::int64_t c0, std::int64_t c1, std::uintptr_t addr, 
   const std::int64_t start = c0 + head;
   const std::int64_t vecs = (c1 - start) / per_vec;
   std::int64_t most = 0;
-  for (std::int64_t t = 0; t < kThreads; ++t) {
+  for (std::int64_t t = 0; t < threads; ++t) {
     std::int64_t items = 0;
     if (t < head) ++(*taken)[static_cast<std::size_t>(t)], ++items;
-    for (std::int64_t v = t; v < vecs; v += kThreads)
+    for (std::int64_t v = t; v < vecs; v += threads)
       for (std::int64_t k = 0; k < per_vec; ++k)
         ++(*taken)[static_cast<std::size_t>(start + v * per_vec + k - c0)], ++items;
     const std::int64_t tail = start + vecs * per_vec + t;
@@ -69,7 +69,8 @@ TEST(ReduceRowsPlanProp, EveryColumnOnceAndChainsWithinTheBound) {
       case rd::RowPath::block_per_row: {
         RC_ASSERT(cols > rd::RowTuning::kGroupMaxCols);
         std::vector<int> taken(static_cast<std::size_t>(cols), 0);
-        const std::int64_t most = model_range(0, cols, addr, elem, &taken);
+        RC_ASSERT(p.threads == (cols >= rd::RowTuning::kLongCols ? rd::RowTuning::kLongThreads : kThreads));
+        const std::int64_t most = model_range(0, cols, addr, elem, p.threads, &taken);
         RC_ASSERT(std::all_of(taken.begin(), taken.end(), [](int n) { return n == 1; }));
         RC_ASSERT(most <= chain.items);
         break;
@@ -84,7 +85,7 @@ TEST(ReduceRowsPlanProp, EveryColumnOnceAndChainsWithinTheBound) {
           RC_ASSERT(c0 < c1);
           std::vector<int> part(static_cast<std::size_t>(c1 - c0), 0);
           const auto at = addr + static_cast<std::uintptr_t>(c0 * elem);
-          most = std::max(most, model_range(c0, c1, at, elem, &part));
+          most = std::max(most, model_range(c0, c1, at, elem, kThreads, &part));
           for (std::int64_t c = c0; c < c1; ++c)
             taken[static_cast<std::size_t>(c)] += part[static_cast<std::size_t>(c - c0)];
         }

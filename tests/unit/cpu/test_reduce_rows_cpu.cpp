@@ -95,6 +95,7 @@ void expect_plan_valid(const rd::RowPlan& p, std::int64_t rows, std::int64_t col
       break;
     case rd::RowPath::block_per_row:
       EXPECT_GT(cols, Tuning::kGroupMaxCols);
+      EXPECT_EQ(p.threads, cols >= Tuning::kLongCols ? Tuning::kLongThreads : Tuning::kThreads);
       EXPECT_GE(p.grid, 1);
       EXPECT_LE(p.grid, rows);
       EXPECT_LE(p.grid, kMaxGrid);
@@ -136,6 +137,12 @@ TEST(ReduceRowsCpu, RegimesGoWhereTheIssueSays) {
   EXPECT_EQ(rd::RowPath::block_per_row, rd::make_row_plan(1 << 16, 4096, 4, sm).path);
   EXPECT_EQ(rd::RowPath::block_per_row, rd::make_row_plan(1 << 12, 65536, 4, sm).path);
   EXPECT_EQ(rd::RowPath::block_per_row, rd::make_row_plan(7, 1000, 4, sm).path);  // too short to split
+  // Long rows read by 512-thread blocks, medium ones (and every other kernel) by 256-thread blocks.
+  EXPECT_EQ(512, rd::make_row_plan(1 << 12, 65536, 4, sm).threads);
+  EXPECT_EQ(512, rd::make_row_plan(1201, 16411, 4, sm).threads);
+  EXPECT_EQ(256, rd::make_row_plan(1 << 16, 4096, 4, sm).threads);
+  EXPECT_EQ(256, rd::make_row_plan(1 << 14, 16383, 4, sm).threads);
+  EXPECT_EQ(256, rd::make_row_plan(256, 1 << 20, 4, sm).threads);  // split rows
   // Few long rows: split.
   const rd::RowPlan one = rd::make_row_plan(1, std::int64_t{1} << 28, 4, sm);
   EXPECT_EQ(rd::RowPath::split_row, one.path);
@@ -170,16 +177,17 @@ TEST(ReduceRowsCpu, WorkspaceQueryHoldsEveryDevicesPlan) {
   EXPECT_GT(row_workspace_bytes<float>(Operator::sum, 1, 1 << 28), 0u);
 }
 
-// Most items one thread of thread_range (row_ops.cuh) adds in sequence over len columns: a head item,
-// kPerVec per vector it takes, a tail item; the head is the distance to a 16-byte boundary.
-std::int64_t range_items(std::int64_t len) {
+// Most items one thread of thread_range (row_ops.cuh) adds in sequence over len columns with blocks of
+// `threads`: a head item, kPerVec per vector it takes, a tail item; the head is the distance to a
+// 16-byte boundary.
+std::int64_t range_items(std::int64_t len, std::int64_t threads) {
   std::int64_t most = 0;
   for (std::int64_t per_vec : {2, 4, 8})
     for (std::int64_t head = 0; head < per_vec; ++head) {
       const std::int64_t h = head < len ? head : len;
       const std::int64_t vecs = (len - h) / per_vec;
       const std::int64_t rem = len - h - vecs * per_vec;
-      const std::int64_t items = (h > 0) + per_vec * ((vecs + 255) / 256) + (rem > 0);
+      const std::int64_t items = (h > 0) + per_vec * ((vecs + threads - 1) / threads) + (rem > 0);
       most = items > most ? items : most;
     }
   return most;
@@ -197,10 +205,10 @@ TEST(ReduceRowsCpu, SumChainCoversEveryThreadsItems) {
         EXPECT_EQ(1, c.passes);
       }
       if (p.path == rd::RowPath::block_per_row) {
-        EXPECT_GE(c.items, range_items(cols));
+        EXPECT_GE(c.items, range_items(cols, p.threads));
       }
       if (p.path == rd::RowPath::split_row) {
-        EXPECT_GE(c.items, range_items(p.split_cols) + (p.splits + 255) / 256);
+        EXPECT_GE(c.items, range_items(p.split_cols, 256) + (p.splits + 255) / 256);
         EXPECT_EQ(2, c.passes);
       }
     }

@@ -79,6 +79,7 @@ std::vector<Shape> shapes() {
       {1024, 4096, 4096, 0},
       {513, 4099, 4103, 1},
       {64, 65536, 65536, 1},
+      {1201, 16411, 16413, 1},  // long rows, enough of them for a 512-thread block each (RowTuning::kLongCols)
       {2, 5, 5, 1},
       {1000, 8, 9, 0},
       {999, 3, 3, 1},

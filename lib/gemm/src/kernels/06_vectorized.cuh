@@ -15,7 +15,7 @@
 namespace gpuprims::detail {
 
 template <class ATile, bool kVec, class Visitor>
-__global__ void __launch_bounds__(BlockTile2DConfig::kThreads)
+__global__ void __launch_bounds__(BlockTile2DConfig::kThreads, BlockTile2DConfig::kMinBlocksPerSm)
     vectorized_kernel(GemmOperands op, EpilogueParams<Visitor> ep) {
   using Cfg = BlockTile2DConfig;
   constexpr int BM = Cfg::BM, BN = Cfg::BN, BK = Cfg::BK, TM = Cfg::TM, TN = Cfg::TN;

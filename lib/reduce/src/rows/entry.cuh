@@ -78,7 +78,7 @@ Status run_rows(const Op& op, const typename Op::Input* in, std::int64_t rows, s
         case 16: return launch_rows_lane_group<16>(op, in, rows, cols, ld, out, p.grid, stream);
         default: return launch_rows_lane_group<32>(op, in, rows, cols, ld, out, p.grid, stream);
       }
-    case RowPath::block_per_row: return launch_rows_block(op, in, rows, cols, ld, out, p.grid, stream);
+    case RowPath::block_per_row: return launch_rows_block(op, in, rows, cols, ld, out, p.threads, p.grid, stream);
     case RowPath::split_row:
       // p.workspace <= needed (the query plans for the largest device).
       return launch_rows_split(op, in, rows, cols, ld, p.splits, p.split_cols, static_cast<typename Op::Acc*>(ws), out,

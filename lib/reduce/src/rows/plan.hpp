@@ -1,8 +1,8 @@
 #pragma once
 // Launch arithmetic of the row-wise reductions (reduce_rows.hpp), apart from the kernels: the tuning
 // constants, the regime choice (a lane group per row, a block per row, or several blocks per row with
-// a combine pass), grids, the workspace, and the chain lengths of float sums for the error bound of
-// docs/ERROR-BOUNDS.md. Plain C++17: g++ compiles it for the CPU tests.
+// a combine pass), the block size, grids, the workspace, and the chain lengths of float sums for the
+// error bound of docs/ERROR-BOUNDS.md. Plain C++17: g++ compiles it for the CPU tests.
 #include <cstddef>
 #include <cstdint>
 
@@ -16,9 +16,17 @@ using ::gpuprims::detail::round_up;
 
 // Every tuning constant of the row-wise reductions.
 struct RowTuning {
-  // Threads per block of every row kernel (a power of two, whole warps).
+  // Threads per block of every row kernel (a power of two, whole warps) but the block-per-row kernel
+  // on long rows.
   static constexpr int kThreads = 256;
   static constexpr int kLog2Threads = 8;
+  // Rows of at least kLongCols columns that take the block-per-row path get blocks of kLongThreads:
+  // on an H100, 512-thread blocks (at most 4 per SM, half as many rows read at once) read float rows of
+  // 16384 and 65536 columns 0.6-1.5% faster than 256-thread ones, and 4096-column rows 3-13% slower
+  // (probe runs, session 18). Each thread then still has two batches of four vectors on float rows.
+  static constexpr int kLongThreads = 512;
+  static constexpr int kLog2LongThreads = 9;
+  static constexpr std::int64_t kLongCols = 16384;
   // Rows of at most this many columns take the lane-group path (a group of 1-32 lanes per row).
   static constexpr std::int64_t kGroupMaxCols = 256;
   // A lane group is sized so each lane takes about this many columns of its row.
@@ -40,23 +48,25 @@ struct RowTuning {
   static constexpr int kVecBytes = 16;
 };
 static_assert((1 << RowTuning::kLog2Threads) == RowTuning::kThreads, "log2 matches");
+static_assert((1 << RowTuning::kLog2LongThreads) == RowTuning::kLongThreads, "log2 matches");
 static_assert(RowTuning::kThreads % 32 == 0, "whole warps");
 static_assert(RowTuning::kMaxSplits <= std::int64_t{RowTuning::kThreads} * 64, "the combine's chain stays short");
 
 enum class RowPath {
   none,           // rows == 0: nothing is written
   lane_group,     // a group of `lanes` lanes per row, many rows per block (also cols == 0)
-  block_per_row,  // one block per row, 16-byte loads where the row's address allows
+  block_per_row,  // one block (`threads` wide) per row, 16-byte loads where the row's address allows
   split_row,      // `splits` blocks per row write partials; a combine kernel reduces them in split order
 };
 
 struct RowPlan {
   RowPath path = RowPath::none;
-  int lanes = 0;                // lane_group: lanes per row (1, 2, 4, 8, 16 or 32)
-  std::int64_t splits = 1;      // split_row: blocks per row (>= 2)
-  std::int64_t split_cols = 0;  // split_row: columns per split (a multiple of 4; the last may be short)
-  std::int64_t grid = 0;        // blocks of the main kernel
-  std::size_t workspace = 0;    // bytes of partials (split_row only)
+  int lanes = 0;                      // lane_group: lanes per row (1, 2, 4, 8, 16 or 32)
+  int threads = RowTuning::kThreads;  // threads per block of the main kernel
+  std::int64_t splits = 1;            // split_row: blocks per row (>= 2)
+  std::int64_t split_cols = 0;        // split_row: columns per split (a multiple of 4; the last may be short)
+  std::int64_t grid = 0;              // blocks of the main kernel
+  std::size_t workspace = 0;          // bytes of partials (split_row only)
 };
 
 // The SM count a plan uses: the device's, clamped to [1, kMaxSmCount]; <= 0 (unknown, e.g. the
@@ -113,6 +123,7 @@ constexpr RowPlan make_row_plan(std::int64_t rows, std::int64_t cols, std::size_
     return p;
   }
   p.path = RowPath::block_per_row;
+  if (cols >= RowTuning::kLongCols) p.threads = RowTuning::kLongThreads;
   p.grid = min_of(rows, RowTuning::kMaxBlockGrid);
   return p;
 }
@@ -142,8 +153,8 @@ constexpr RowSumChain row_sum_chain(const RowPlan& p, std::int64_t cols) {
       break;
     case RowPath::block_per_row:
       // A scalar head (one item per thread), vectors of at most 8 items, a scalar tail (one item).
-      c.items = cols / t + 8 + 2;
-      c.tree_log2 = RowTuning::kLog2Threads;
+      c.items = cols / p.threads + 8 + 2;
+      c.tree_log2 = log2_of(p.threads);
       break;
     case RowPath::split_row:
       // One split like a row, then the combine: a chain of splits / kThreads partials and a block tree.
