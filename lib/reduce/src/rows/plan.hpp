@@ -25,7 +25,6 @@ struct RowTuning {
   // 16384 and 65536 columns 0.6-1.5% faster than 256-thread ones, and 4096-column rows 3-13% slower
   // (probe runs, session 18). Each thread then still has two batches of four vectors on float rows.
   static constexpr int kLongThreads = 512;
-  static constexpr int kLog2LongThreads = 9;
   static constexpr std::int64_t kLongCols = 16384;
   // Rows of at most this many columns take the lane-group path (a group of 1-32 lanes per row).
   static constexpr std::int64_t kGroupMaxCols = 256;
@@ -48,7 +47,8 @@ struct RowTuning {
   static constexpr int kVecBytes = 16;
 };
 static_assert((1 << RowTuning::kLog2Threads) == RowTuning::kThreads, "log2 matches");
-static_assert((1 << RowTuning::kLog2LongThreads) == RowTuning::kLongThreads, "log2 matches");
+static_assert((RowTuning::kLongThreads & (RowTuning::kLongThreads - 1)) == 0 && RowTuning::kLongThreads % 32 == 0,
+              "whole warps, a power of two (the chain's tree depth is log2_of(threads))");
 static_assert(RowTuning::kThreads % 32 == 0, "whole warps");
 static_assert(RowTuning::kMaxSplits <= std::int64_t{RowTuning::kThreads} * 64, "the combine's chain stays short");
 
