@@ -42,16 +42,21 @@ class Top2AtomicMerge {
     std::int64_t cols;  //!< turns linear indices back into (row, col)
   };
 
-  //! Workspace bytes, whatever the grid: the three words.
-  static constexpr std::size_t workspace_bytes() { return 3 * sizeof(unsigned long long); }
+  //! The words of the workspace (best, second, blocks done).
+  static constexpr int kWords = 3;
+  //! Workspace bytes, whatever the grid.
+  static constexpr std::size_t workspace_bytes() { return kWords * sizeof(unsigned long long); }
 
-  //! Sets the words in `workspace` (8-byte aligned, workspace_bytes() long) to empty, stream-ordered,
-  //! and fills *args for the one kernel that pushes into them. in_kernel: that kernel's grid is about
-  //! one wave, and its last block writes the result to *d_out; otherwise end() does.
-  static Status begin(void* workspace, Top2* d_out, std::int64_t cols, bool in_kernel, cudaStream_t stream, Args* args);
+  //! Fills *args for the one kernel that pushes into the words in `workspace` (8-byte aligned,
+  //! workspace_bytes() long) and, with `reset`, sets them to empty (~0), stream-ordered; without it the
+  //! caller has a kernel before the pushing one set them (the split-K partials' kernel, gemm.cu).
+  //! in_kernel: that kernel's grid is about one wave, and its last block writes the result to *d_out;
+  //! otherwise end() does.
+  static Status begin(void* workspace, Top2* d_out, std::int64_t cols, bool in_kernel, bool reset, cudaStream_t stream,
+                      Args* args);
 
   //! After the pushing kernel: the pair as the public result in *d_out, unless that kernel wrote it.
-  static Status end(const Args& args, Top2* d_out, std::int64_t cols, cudaStream_t stream);
+  static Status end(const Args& args, Top2* d_out, cudaStream_t stream);
 };
 
 #if defined(__CUDACC__)
@@ -73,6 +78,14 @@ __device__ __forceinline__ void top2_atomic_push(PackedTop2 pair, const Top2Atom
   if (pair.w0 == ~std::uint64_t{0}) return;
   const unsigned long long old = atomicMin(args.words, static_cast<unsigned long long>(pair.w0));
   atomicMin(args.words + 1, static_cast<unsigned long long>(top2_second_candidate(old, pair.w0, pair.w1)));
+}
+
+//! The grid's two words, once every push is in, as the public result (the end kernel or the last
+//! block).
+__device__ __forceinline__ void top2_atomic_write_result(PackedTop2 words, std::int64_t cols, Top2* out) {
+  Top2Partial result = Top2Partial::empty();
+  words.merge_into(result);
+  *out = to_top2(result, cols);
 }
 
 //! Merges the warp's pairs and pushes the result. All 32 lanes must call it; a warp without any
@@ -106,9 +119,7 @@ __device__ __forceinline__ void top2_atomic_finish(PackedTop2 mine, const Top2At
   asm volatile("atom.acq_rel.gpu.global.add.u64 %0, [%1], 1;" : "=l"(ticket) : "l"(args.words + 2) : "memory");
   const unsigned long long blocks = static_cast<unsigned long long>(gridDim.x) * gridDim.y * gridDim.z;
   if (ticket + 1ull != blocks - 1) return;  // the word starts at ~0: the first block's ticket is 0
-  Top2Partial result = Top2Partial::empty();
-  PackedTop2{__ldcg(args.words), __ldcg(args.words + 1)}.merge_into(result);
-  *args.out = to_top2(result, args.cols);
+  top2_atomic_write_result(PackedTop2{__ldcg(args.words), __ldcg(args.words + 1)}, args.cols, args.out);
 }
 #endif
 

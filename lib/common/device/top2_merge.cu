@@ -11,23 +11,22 @@ namespace {
 __global__ void top2_write_empty_kernel(Top2* out) { *out = to_top2(Top2Partial::empty(), 1); }
 
 __global__ void top2_atomic_end_kernel(const unsigned long long* words, Top2* out, std::int64_t cols) {
-  Top2Partial result = Top2Partial::empty();
-  PackedTop2{words[0], words[1]}.merge_into(result);
-  *out = to_top2(result, cols);
+  top2_atomic_write_result(PackedTop2{words[0], words[1]}, cols, out);
 }
 
 }  // namespace
 
-Status Top2AtomicMerge::begin(void* workspace, Top2* d_out, std::int64_t cols, bool in_kernel, cudaStream_t stream,
-                              Args* args) {
+Status Top2AtomicMerge::begin(void* workspace, Top2* d_out, std::int64_t cols, bool in_kernel, bool reset,
+                              cudaStream_t stream, Args* args) {
   *args = Args{static_cast<unsigned long long*>(workspace), in_kernel ? d_out : nullptr, cols};
-  GPUPRIMS_CUDA_TRY(cudaMemsetAsync(workspace, 0xff, workspace_bytes(), stream));  // ~0: empty, no block done
+  if (reset)
+    GPUPRIMS_CUDA_TRY(cudaMemsetAsync(workspace, 0xff, workspace_bytes(), stream));  // ~0: empty, no block done
   return Status::success;
 }
 
-Status Top2AtomicMerge::end(const Args& args, Top2* d_out, std::int64_t cols, cudaStream_t stream) {
+Status Top2AtomicMerge::end(const Args& args, Top2* d_out, cudaStream_t stream) {
   if (args.out != nullptr) return Status::success;  // the kernel's last block wrote it
-  top2_atomic_end_kernel<<<1, 1, 0, stream>>>(args.words, d_out, cols);
+  top2_atomic_end_kernel<<<1, 1, 0, stream>>>(args.words, d_out, args.cols);
   GPUPRIMS_LAUNCH_CHECK();
   return Status::success;
 }

@@ -2,6 +2,8 @@
 
 #include <cuda_runtime_api.h>
 
+#include <gpuprims/device/launch_features.hpp>
+
 #include <array>
 #include <mutex>
 
@@ -28,6 +30,8 @@ Status query(int device, DeviceInfo* info) {
   GPUPRIMS_CUDA_TRY(cudaDeviceGetAttribute(&info->sm_count, cudaDevAttrMultiProcessorCount, device));
   GPUPRIMS_CUDA_TRY(cudaDeviceGetAttribute(&info->cc_major, cudaDevAttrComputeCapabilityMajor, device));
   GPUPRIMS_CUDA_TRY(cudaDeviceGetAttribute(&info->cc_minor, cudaDevAttrComputeCapabilityMinor, device));
+  info->dependent_launch = ::gpuprims::device::has_dependent_launch(info->cc_major);
+  info->clusters = ::gpuprims::device::has_clusters(info->cc_major);
   return Status::success;
 }
 

@@ -7,8 +7,13 @@ namespace gpuprims::detail {
 struct DeviceInfo {
   int ordinal = 0;   // the device's index: per-device caches are keyed by it
   int sm_count = 0;  // grid sizes
-  int cc_major = 0;  // sm_90+: programmatic dependent launch
-  int cc_minor = 0;  // 9.0 exactly: sm_90a code (the tensor-core rungs' wgmma form)
+  int cc_major = 0;
+  int cc_minor = 0;
+  bool dependent_launch = false;  // programmatic dependent launch (launch_features.hpp)
+  bool clusters = false;          // thread block clusters (launch_features.hpp)
+
+  // Whether sm_90a code (the tensor-core rungs' wgmma form) runs here: compute capability 9.0 only.
+  bool runs_sm90a() const noexcept { return cc_major == 9 && cc_minor == 0; }
 };
 
 // The current device's properties. Status::unsupported when there is no device or no driver.

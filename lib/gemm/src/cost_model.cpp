@@ -93,8 +93,8 @@ Status current_device_shape(const DeviceShape** out) noexcept {
   DeviceShape& s = cache.shape[info->ordinal];
   if (!cache.filled[info->ordinal]) {
     s.sm_count = info->sm_count;
-    s.dependent_launch = info->cc_major >= 9;
-    s.clusters = info->cc_major >= 9;
+    s.dependent_launch = info->dependent_launch;
+    s.clusters = info->clusters;
     const auto& paths = tuned_paths();
     for (int i = 0; i < kNumTunedPaths; ++i) {
       GPUPRIMS_TRY(paths[i]->occupancy(&s.occupancy[i]));

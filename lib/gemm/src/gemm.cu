@@ -178,7 +178,8 @@ Status launch_sgemm(const SgemmArgs& a, const PreparedCall& p, void* workspace, 
   auto* const ws = static_cast<unsigned char*>(workspace);
   const WorkspaceLayout layout = call_workspace_layout(plan, a.m, a.n, a.want_top2, p.sm_count, a.per_row);
   c.rung_workspace = plan.rung_bytes > 0 ? ws + layout.rung : nullptr;
-  const EpilogueStart start{ws, a.top2, a.n, stream, a.m, p.epilogue_one_wave};
+  const bool split_launches = plan.splits > 1 && !plan.cluster;  // partial products, then their reduction
+  const EpilogueStart start{ws, a.top2, a.n, stream, a.m, p.epilogue_one_wave, split_launches};
   GPUPRIMS_TRY(with_visitor(c.epilogue, [&](auto v) { return decltype(v)::type::begin(start, &c.visit); }));
 
   if (plan.splits == 1) {
@@ -205,6 +206,8 @@ Status launch_sgemm(const SgemmArgs& a, const PreparedCall& p, void* workspace, 
     part.out.store = true;
     part.out.c_vec4 = true;
     part.out.split_stride = parts.stride;
+    part.out.reset = c.visit.reset;  // the reduction's visitor words, if it left them to this kernel
+    part.out.reset_count = c.visit.reset_count;
     GPUPRIMS_TRY(plan.path->run(part));
     GPUPRIMS_TRY(launch_split_k_reduce(c, parts, p.sm_count, p.dependent_launch));
   }

@@ -52,7 +52,7 @@ Status run_typed(const typename Op::Input* d_in, std::int64_t n, typename Op::Ou
   std::int64_t resident = 0;
   GPUPRIMS_TRY(typed_resident_blocks<Op>(*dev, &resident));
   return ::gpuprims::device::reduce_on_grid<Op, Policy>(d_in, n, d_out, d_workspace, workspace_size, resident, stream,
-                                                        Op{}, dev->cc_major >= 9);
+                                                        Op{}, dev->dependent_launch);
 }
 
 // Stream-ordered form: the data checks, a device, then exactly the workspace from the scratch pool.

@@ -273,21 +273,35 @@ TEST(TensorCoreForms, WgmmaFormRunsExactlyOnComputeCapability90WhenBuilt) {
     EXPECT_FALSE(d::wgmma_form_runs());
   }
   EXPECT_EQ(d::wgmma_form_runs(), expected);
-  // The automatic pick by shape, unsplit: the wgmma form where its packing pass pays off (tf32 needs
-  // a longer k) and the mma.sync form would not split k; split, tf32x3's alone and only deep splits.
+  // The automatic pick by shape, unsplit: the wgmma form where its packing pass pays off (a large
+  // enough product; tf32 needs a larger one or a longer k) and the mma.sync form would not split k;
+  // split, tf32x3's alone and only deep splits.
   const Algorithm x3 = Algorithm::tf32x3, one = Algorithm::tf32;
   EXPECT_EQ(d::wgmma_form_runs(x3, 4096, 4096, 4096, 1, 4096), expected);
   EXPECT_EQ(d::wgmma_form_runs(one, 4096, 4096, 4096, 1, 4096), expected);
-  EXPECT_EQ(d::wgmma_form_runs(x3, 512, 4096, 128, 1, 128), expected);
+  EXPECT_FALSE(d::wgmma_form_runs(x3, 512, 4096, 128, 1, 128)) << "2^28 multiply-adds: too small a product";
   EXPECT_FALSE(d::wgmma_form_runs(one, 512, 4096, 128, 1, 128));
+  EXPECT_EQ(d::wgmma_form_runs(x3, 3000, 3000, 64, 1, 64), expected) << "short k, 2^29.1 multiply-adds";
   EXPECT_EQ(d::wgmma_form_runs(x3, 16384, 16384, 64, 1, 64), expected) << "short k, large product";
   EXPECT_EQ(d::wgmma_form_runs(one, 16384, 16384, 64, 1, 64), expected);
-  EXPECT_FALSE(d::wgmma_form_runs(one, 4096, 4096, 64, 1, 64)) << "tf32 short k needs a larger product";
+  EXPECT_EQ(d::wgmma_form_runs(one, 4096, 4096, 64, 1, 64), expected) << "tf32, short k, 2^30 multiply-adds";
+  EXPECT_FALSE(d::wgmma_form_runs(one, 2048, 2048, 128, 1, 128)) << "tf32 short k needs a larger product";
   EXPECT_FALSE(d::wgmma_form_runs(x3, 2048, 2048, 64, 1, 64));
   EXPECT_FALSE(d::wgmma_form_runs(x3, 128, 8192, 8192, 1, 8192));
   EXPECT_FALSE(d::wgmma_form_runs(x3, 256, 256, 256, 1, 256));
   EXPECT_FALSE(d::wgmma_form_runs(x3, 512, 512, 512, 8, 64)) << "splits of two slabs run mma.sync";
   EXPECT_FALSE(d::wgmma_form_runs(one, 768, 768, 768, 3, 256)) << "tf32 splits run mma.sync";
+  // 64 tiles: mma.sync would split k in two, while the wgmma form keeps fewer blocks resident than
+  // the GPU has SMs (clusters stay within a GPC) and on an H100 or H200 does not split them; it then
+  // runs them unsplit. Whatever the plan, the form that runs is the one the plan was made for.
+  const d::DeviceShape* device = nullptr;
+  ASSERT_STATUS(Status::success, d::current_device_shape(&device));
+  for (const Algorithm algo : {x3, one}) {
+    const d::GemmPlan cube = d::plan_for(algo, 1024, 1024, 1024, true, *device);
+    const bool wgmma = d::wgmma_form_runs(algo, 1024, 1024, 1024, cube.splits, cube.k_split);
+    if (algo == one) EXPECT_FALSE(wgmma) << "tf32: mma.sync's split plan (" << cube.splits << ")";
+    else if (expected && device->sm_count == 132) EXPECT_TRUE(wgmma && cube.splits == 1) << cube.splits;
+  }
   {
     const PinnedForm pin(d::TensorCoreForm::wgmma);
     EXPECT_EQ(d::wgmma_form_runs(x3, 1, 1, 1, 1, 1), expected);
@@ -409,17 +423,18 @@ TEST(TensorCoreForms, Tf32x3WorkspaceHoldsThePackedOperandsWhenTheWgmmaFormRuns)
   GPUPRIMS_REQUIRE_GPU();
   namespace d = gpuprims::detail;
   namespace g = gpuprims::gemm;
-  const std::int64_t m = 1100, n = 1030, k = 130;  // 9 x 9 tiles, 5 slabs; pays off (wgmma_form_pays_off)
+  const std::int64_t m = 1100, n = 1030, k = 400;  // 9 x 9 tiles, 13 slabs; pays off (wgmma_form_pays_off)
   ASSERT_TRUE(d::wgmma_form_pays_off(Algorithm::tf32x3, m, n, k));
   const d::DeviceShape* device = nullptr;
   ASSERT_STATUS(Status::success, d::current_device_shape(&device));
   ASSERT_EQ(d::plan_for(Algorithm::tf32x3, m, n, k, true, *device).splits, 1)
       << "81 tiles fill more than half of this GPU's SMs: no split partials in the workspace";
-  const std::size_t packed = (9 + 9) * 5 * 2 * 128 * 32 * sizeof(float);
+  const std::size_t packed = (9 + 9) * 13 * 2 * 128 * 32 * sizeof(float);
   const std::size_t need = g::sgemm_workspace_bytes(m, n, k, Algorithm::tf32x3);
   EXPECT_EQ(need, d::wgmma_form_runs() ? packed : 0u);
+  EXPECT_EQ(g::sgemm_workspace_bytes(m, n, 130, Algorithm::tf32x3), 0u) << "2^27.1 multiply-adds do not pay";
   // tf32 packs one part, rounded once, instead of two, where its longer k pays off (10 slabs here).
-  EXPECT_EQ(g::sgemm_workspace_bytes(m, n, k, Algorithm::tf32), 0u);
+  EXPECT_EQ(g::sgemm_workspace_bytes(m, n, 130, Algorithm::tf32), 0u);
   EXPECT_EQ(g::sgemm_workspace_bytes(m, n, 300, Algorithm::tf32),
             d::wgmma_form_runs() ? (9 + 9) * 10 * 1 * 128 * 32 * sizeof(float) : 0u);
   EXPECT_EQ(g::sgemm_workspace_bytes(m, n, 0, Algorithm::tf32x3), 0u);

@@ -105,6 +105,9 @@ void check_plan(const d::GemmPlan& plan, const t::GemmLayout& l, const t::GemmIn
   for (const Form f :
        {Form{"packed, C stored", false, true}, Form{"wide index", true, true}, Form{"C not stored", false, false}}) {
     CUDA_OK(cudaMemset(d_top2, 0x7F, sizeof(gpuprims::Top2)));  // poisoned: the call must write it
+    // Zero words would rank before any result: the call (or, split, its first kernel) must set up its
+    // own part of the workspace.
+    CUDA_OK(cudaMemset(ws, 0, ws_bytes));
     fused.force_wide_index = f.wide;
     fused.C = f.store ? c.data() : nullptr;
     ASSERT_STATUS(Status::success, d::sgemm_run(fused, &plan, ws, ws_bytes, nullptr));

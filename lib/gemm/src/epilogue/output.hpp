@@ -18,6 +18,11 @@ struct OutputParams {
   // Split-K partial products: block row y (blockIdx.y) writes its slice at C + y * split_stride. 0
   // (one slice) unless the kernel is the first half of a split-K plan (plan.hpp).
   std::int64_t split_stride;
+  // The first half of a split-K plan only: words of the reduction's visitor that this kernel sets to
+  // ~0 (empty) before the reduction starts, in place of a memset before the call (VisitorArgs::reset,
+  // take_k_range). nullptr: none.
+  unsigned long long* reset;
+  int reset_count;
 };
 
 // A kernel's epilogue arguments: the output, and what its visitor (visitors.hpp) receives. Kernels

@@ -7,7 +7,9 @@
 //   kVotesPerTile                  interior tiles compute all their values, then ask may_take4 once
 //                                  per warp before take4 (a filter that rejects most values cheaply)
 //   workspace_bytes(blocks)        host: its part of the call's workspace for a grid of `blocks`
-//   begin(start, &args), end(...)  host: before the first and after the last launch of the call
+//   begin(start, &args), end(...)  host: before the first and after the last launch of the call;
+//                                  begin may leave a few words to set to ~0 to the call's first
+//                                  kernel instead of a memset (start.kernel_before, VisitorArgs::reset)
 //   args_of(VisitorArgs)           host: its member of the call's arguments
 //   prefetch(args)                 device: a value read at kernel start, before the main loop
 //   V(args, n, prefetched)         device: constructed after the main loop

@@ -26,11 +26,14 @@ struct RowTop2Args {
 };
 
 // The visitors' arguments: a call sets the member of its kind (its visitor's begin() does), the others
-// stay empty.
+// stay empty. reset: words the visitor's begin() left for the call's first kernel to set to ~0
+// (EpilogueStart::kernel_before; OutputParams::reset), instead of a memset of its own.
 struct VisitorArgs {
   Top2AtomicMerge::Args top2_packed{};
   Top2LastBlockMerge::Args top2_wide{};
   RowTop2Args row_top2{};
+  unsigned long long* reset = nullptr;
+  int reset_count = 0;
 };
 
 // What a visitor's host steps (begin before the first launch, end after the last) work with: the
@@ -40,9 +43,11 @@ struct EpilogueStart {
   Top2* top2;         // the fused top-2's result (device memory; one per row for the per-row form)
   std::int64_t cols;  // n: linear indices back into (row, col)
   cudaStream_t stream;
-  std::int64_t rows;  // m: the per-row top-2's slot count
-  bool one_wave;      // the kernel that runs the epilogue has few enough blocks to all run at once
-                      // (epilogue_in_one_wave, plan.hpp): its last block may finish the grid's merge
+  std::int64_t rows;   // m: the per-row top-2's slot count
+  bool one_wave;       // the kernel that runs the epilogue has few enough blocks to all run at once
+                       // (epilogue_in_one_wave, plan.hpp): its last block may finish the grid's merge
+  bool kernel_before;  // another kernel of the call (a split-K plan's partial products) runs before
+                       // the one that runs the epilogue: it can set a few words (VisitorArgs::reset)
 };
 
 }  // namespace gpuprims::detail

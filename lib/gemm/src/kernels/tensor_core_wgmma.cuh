@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <type_traits>
 
+#include <gpuprims/device/dependent_launch.cuh>
+
 #include "common/device/warp_reduce.cuh"
 #include "common/src/device_info.hpp"
 #include "common/src/host_device.hpp"
@@ -42,16 +44,22 @@ struct PackedLayout {
   }
 };
 
-//! The packing pass: each block takes packed slabs (tile, slab) in turn, reads the 128 x BK piece of
-//! the operand into shared memory (coalesced along the source's rows), then writes both parts out
+//! The packing pass's shared buffer: one 128 x BK piece of an operand, rows kStride floats apart.
+template <class Cfg>
+struct PackPiece {
+  static constexpr int kStride = Cfg::BK + 4;  // 4 banks apart: the part-order reads
+  static constexpr int kFloats = Cfg::kTileRows * kStride;
+};
+
+//! One operand's packing: the block takes packed slabs (tile, slab) in turn, reads the 128 x BK piece
+//! of the operand into `piece` (coalesced along the source's rows), then writes both parts out
 //! contiguously. kColumns: the operand is B (K x N, row-major) and a packed row is one of its columns.
 template <class Cfg, class Products, bool kColumns>
-__global__ void __launch_bounds__(256)
-    pack_tf32_parts_kernel(const float* src, std::int64_t rows, std::int64_t k, std::int64_t ld, float* packed) {
-  constexpr int kRows = Cfg::kTileRows, kStride = Cfg::BK + 4;  // 4 banks apart: the part-order reads
+__device__ __forceinline__ void pack_tf32_parts(const float* src, std::int64_t rows, std::int64_t k, std::int64_t ld,
+                                                float* packed, float* piece) {
+  constexpr int kRows = Cfg::kTileRows, kStride = PackPiece<Cfg>::kStride;
   static_assert(Cfg::BK == 32, "one warp row of k per source row of A; the write order assumes 8 k chunks");
   static_assert(Cfg::kParts == Products::kParts, "the packed slab holds the policy's parts");
-  __shared__ float piece[kRows * kStride];
   using L = PackedLayout<Cfg>;
   const std::int64_t slabs = L::slabs(k), total = L::tiles(rows) * slabs;
   const int tid = static_cast<int>(threadIdx.x);
@@ -89,6 +97,19 @@ __global__ void __launch_bounds__(256)
     }
     __syncthreads();  // the piece is read before the next one overwrites it
   }
+}
+
+//! The packing pass, both operands in one launch (a second launch cost small products its start):
+//! blocks of grid row 0 pack A (m x k), those of row 1 pack B (k x n) column by column.
+template <class Cfg, class Products>
+__global__ void __launch_bounds__(256) pack_tf32_operands_kernel(GemmOperands op, float* a_packed, float* b_packed) {
+  __shared__ float piece[PackPiece<Cfg>::kFloats];  // one buffer, whichever operand the block packs
+  if (blockIdx.y == 0) pack_tf32_parts<Cfg, Products, false>(op.A, op.m, op.k, op.lda, a_packed, piece);
+  else pack_tf32_parts<Cfg, Products, true>(op.B, op.n, op.k, op.ldb, b_packed, piece);
+  // The GEMM may be scheduled once every block got here (its blocks start while the last ones finish,
+  // and wait for this grid before their first copy): not earlier, or its waiting blocks would hold
+  // the SMs' shared memory while packing blocks are still to run.
+  ::gpuprims::device::allow_dependent_launch();
 }
 
 // The warpgroup's MMAs of one stage into d: per k8 step, with two parts small*big, big*small, big*big
@@ -200,6 +221,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   const std::int64_t packed_slabs = PackedLayout<Cfg>::slabs(op.k);
   const std::int64_t first_slab = static_cast<std::int64_t>(blockIdx.y) * op.k_split / Cfg::BK;
   take_k_range(op, ep.out);
+  ::gpuprims::device::allow_dependent_launch();  // a split-K reduction after this kernel may be scheduled early
   constexpr int kCluster = kClusterM * kClusterN;
   constexpr int kAShare = Cfg::kTileFloats / kClusterN, kBShare = Cfg::kTileFloats / kClusterM;
   extern __shared__ float4 smem_f4[];  // Cfg::kSmemBytes, set at launch
@@ -266,6 +288,9 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     }
   }
   cluster_barrier();  // every block's barriers are ready before any copy or arrival reaches them
+  // Launched as a programmatic dependent of the packing pass (when k > 0): the block's start and its
+  // barriers' set-up overlapped that pass's end; nothing in global memory is read before this.
+  ::gpuprims::device::wait_for_prerequisite_grid();
   if (tid == 0 && items > 0) {
     seek();
     for (std::int64_t g = 0; g < Cfg::kStages && g < items; ++g) load(g);
@@ -293,6 +318,9 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
         load(g - 1 + Cfg::kStages);
       }
       __syncwarp();
+      // Every MMA of the slab. Leaving one group pending instead, so that tf32's tensor cores stay busy
+      // across a slab's end, was tried: thread 0's refill above is then a divergent path with
+      // accumulators in flight, and ptxas serialized the MMAs of every tf32 instantiation (C7518).
       wgmma_wait<0>();
 #pragma unroll
       for (int e = 0; e < 64; ++e) pin_register(Products::kPromotesPerSlab ? slab[e] : acc[e]);
@@ -345,7 +373,7 @@ decltype(auto) with_cluster_shape(std::int64_t m, std::int64_t n, F&& f) {
 template <class Products, class Cfg = WgmmaTensorCoreConfig>
 int wgmma_tensor_core_resident_blocks(std::int64_t m, std::int64_t n) {
   const DeviceInfo* device = nullptr;
-  if (current_device_info(&device) != Status::success || device->cc_major != 9 || device->cc_minor != 0) return 0;
+  if (current_device_info(&device) != Status::success || !device->runs_sm90a()) return 0;
   return with_cluster_shape<Cfg>(m, n, [&](auto cm, auto cn) {
     constexpr int kBlocks = decltype(cm)::value * decltype(cn)::value;
     constexpr auto kernel =
@@ -375,7 +403,7 @@ Status launch_wgmma_tensor_core(const GemmCall& c) {
   using L = PackedLayout<Cfg>;
   const DeviceInfo* device = nullptr;
   GPUPRIMS_TRY(current_device_info(&device));
-  if (device->cc_major != 9 || device->cc_minor != 0) return Status::unsupported;
+  if (!device->runs_sm90a()) return Status::unsupported;
   unsigned blocks = 0;
   GPUPRIMS_TRY(tile_grid(c, Cfg::BM, Cfg::BN, &blocks));
   const GemmOperands& op = c.op;
@@ -384,13 +412,11 @@ Status launch_wgmma_tensor_core(const GemmCall& c) {
   if (c.splits > 1 && op.k_split % Cfg::BK != 0) return Status::invalid_argument;  // splits at whole slabs
   if (op.k > 0) {
     if (a_packed == nullptr) return Status::invalid_argument;
-    // Enough blocks to fill the GPU several times over; each loops over its share of the slabs.
-    const auto grid = [&](std::int64_t rows) {
-      return static_cast<unsigned>(min_of<std::int64_t>(L::tiles(rows) * L::slabs(op.k), 64LL * device->sm_count));
-    };
-    pack_tf32_parts_kernel<Cfg, Products, false><<<grid(op.m), 256, 0, c.stream>>>(op.A, op.m, op.k, op.lda, a_packed);
-    GPUPRIMS_LAUNCH_CHECK();
-    pack_tf32_parts_kernel<Cfg, Products, true><<<grid(op.n), 256, 0, c.stream>>>(op.B, op.n, op.k, op.ldb, b_packed);
+    // Enough blocks per operand to fill the GPU several times over; each loops over its share of the
+    // slabs (the operand with fewer slabs leaves some of its row's blocks without one).
+    const std::int64_t slabs = max_of(L::tiles(op.m), L::tiles(op.n)) * L::slabs(op.k);
+    const dim3 grid(static_cast<unsigned>(min_of<std::int64_t>(slabs, 64LL * device->sm_count)), 2);
+    pack_tf32_operands_kernel<Cfg, Products><<<grid, 256, 0, c.stream>>>(op, a_packed, b_packed);
     GPUPRIMS_LAUNCH_CHECK();
   }
   Status st = Status::success;
@@ -408,7 +434,8 @@ Status launch_wgmma_tensor_core(const GemmCall& c) {
         resident <= 0 ? blocks
                       : static_cast<unsigned>(min_of<std::int64_t>(
                             blocks, max_of<std::int64_t>(kCluster, resident / c.splits / kCluster * kCluster)));
-    const ClusterLaunch launch(dim3(grid_x, c.splits), Cfg::kThreads, Cfg::kSmemBytes, kCluster, c.stream);
+    const ClusterLaunch launch(dim3(grid_x, c.splits), Cfg::kThreads, Cfg::kSmemBytes, kCluster, c.stream,
+                               /*dependent=*/op.k > 0);  // after the packing pass
     err = cudaLaunchKernelEx(&launch.config, kernel, op, static_cast<const float*>(a_packed),
                              static_cast<const float*>(b_packed), epilogue_params<V>(c));
   };

@@ -29,7 +29,7 @@ bool wgmma_form_runs() noexcept {
 #if GPUPRIMS_HAVE_WGMMA_FORM
   const DeviceInfo* device = nullptr;
   return g_form.load(std::memory_order_relaxed) != TensorCoreForm::mma_sync &&
-         current_device_info(&device) == Status::success && device->cc_major == 9 && device->cc_minor == 0;
+         current_device_info(&device) == Status::success && device->runs_sm90a();
 #else
   return false;
 #endif
@@ -51,6 +51,14 @@ int current_sm_count() {
   return current_device_info(&device) == Status::success ? device->sm_count : 1;
 }
 
+#if GPUPRIMS_HAVE_WGMMA_FORM
+// tf32x3's wgmma form's split count by fill_splits over the blocks its clusters keep resident.
+int wgmma_fill_splits(std::int64_t m, std::int64_t n, std::int64_t k, int sm_count) {
+  const int resident = tf32x3_wgmma_resident_blocks(m, n);
+  return fill_splits(tensor_core_tiles(m, n), k, resident > 0 ? min_of(resident, sm_count) : sm_count);
+}
+#endif
+
 }  // namespace
 
 bool wgmma_form_runs(gemm::Algorithm rung, std::int64_t m, std::int64_t n, std::int64_t k, int splits,
@@ -58,32 +66,39 @@ bool wgmma_form_runs(gemm::Algorithm rung, std::int64_t m, std::int64_t n, std::
   if (!wgmma_form_runs()) return false;
   if (g_form.load(std::memory_order_relaxed) == TensorCoreForm::wgmma) return true;
   if (!wgmma_form_pays_off(rung, m, n, k)) return false;
-  // Unsplit: only where the mma.sync form would not split either (its split plan fills the GPU, the
-  // wgmma form's single range would not: H100, 1000^2 x 300, 0.81x cuBLAS against 0.65x).
-  if (splits <= 1) return mma_sync_splits(m, n, k, current_sm_count()) == 1;
 #if GPUPRIMS_HAVE_WGMMA_FORM
+  // Unsplit: where the mma.sync form would not split either, or, for tf32x3, where the wgmma form's
+  // own rule would not: a tile takes it half as long as mma.sync's, so one range per tile beats
+  // mma.sync's two (H100, 1024^3: 0.047 against 0.052 ms); tf32's mma.sync split stays faster (0.029
+  // against 0.031).
+  if (splits <= 1) {
+    const int sms = current_sm_count();
+    return mma_sync_splits(m, n, k, sms) == 1 ||
+           (rung == gemm::Algorithm::tf32x3 && wgmma_fill_splits(m, n, k, sms) == 1);
+  }
   // Split: tf32x3 only, in splits deep enough, and no more blocks than its clusters keep resident.
   const std::int64_t resident = tf32x3_wgmma_resident_blocks(m, n);
   return rung == gemm::Algorithm::tf32x3 && k_split >= kWgmmaMinSplitDepth &&
          tensor_core_tiles(m, n) * splits <= resident;
 #else
-  (void)k_split;
-  return false;
+  static_cast<void>(splits);
+  static_cast<void>(k_split);
+  return false;  // not reached: wgmma_form_runs() is false without the form
 #endif
 }
 
 namespace {
 
-// Both rungs' split rule: mma.sync's, unless tf32x3's wgmma form takes a split plan of its own (a
-// resident-block count of its clusters, splits deep enough). Consistent with wgmma_form_runs: the
-// plan returned runs the form that rule picks for it.
+// Both rungs' split rule: mma.sync's, unless tf32x3's wgmma form pays off: then that form's own rule
+// (a resident-block count of its clusters), unsplit, or split where the splits are deep enough.
+// Consistent with wgmma_form_runs: the plan returned runs the form that rule picks for it.
 int tensor_core_splits(gemm::Algorithm rung, std::int64_t m, std::int64_t n, std::int64_t k, int sm_count) {
   const int mma = mma_sync_splits(m, n, k, sm_count);
   static_cast<void>(rung);  // read only when the wgmma form is built
 #if GPUPRIMS_HAVE_WGMMA_FORM
   if (mma > 1 && rung == gemm::Algorithm::tf32x3 && wgmma_form_runs() && wgmma_form_pays_off(rung, m, n, k)) {
-    const int resident = tf32x3_wgmma_resident_blocks(m, n);
-    const int splits = fill_splits(tensor_core_tiles(m, n), k, resident > 0 ? min_of(resident, sm_count) : sm_count);
+    const int splits = wgmma_fill_splits(m, n, k, sm_count);
+    if (splits == 1) return 1;  // unsplit, on the wgmma form (wgmma_form_runs)
     const GemmPlan plan = make_plan(ladder_rung(rung)->path, k, splits);
     if (plan.splits > 1 && wgmma_form_runs(rung, m, n, k, plan.splits, plan.k_split)) return plan.splits;
   }

@@ -32,19 +32,20 @@ bool wgmma_form_built() noexcept;
 bool wgmma_form_runs() noexcept;
 
 //! Whether an m x n x k product of the rung gains from the wgmma form: its packing pass moves 8
-//! (tf32) or 12 (tf32x3) bytes per element of A and B, which a product with a short side or a short k
-//! does not win back; tf32's GEMM is three times cheaper, so it needs a longer k (H100, sgemm_bench:
-//! tf32x3 at 128 x 8192 x 8192 spent as long in the pass as in the product, and at 16384^2 x 64 and
-//! 256^3 the mma.sync form was faster; tf32 at 8192^2 x 128, 60.8 against 66.1 TFLOP/s).
-//! Since the form is persistent (a block's next tile loads while a tile's results go out), a short k
-//! pays off too once the product is large: tf32x3 from 2^30 multiply-adds, tf32 from 2^32 (H100,
-//! sgemm_bench --suite tc_splits: tf32x3 at 16384^2 x 64, 1.68x cuBLAS FP32 against mma.sync's 0.90x,
-//! at 4096^2 x 64 1.18x against 0.96x; tf32 at 16384^2 x 64, 2.02x against 1.44x, but at 4096^2 x 64
-//! 1.44x against 1.68x).
+//! (tf32) or 12 (tf32x3) bytes per element of A and B, which a product with a short side (tf32x3 at
+//! 128 x 8192 x 8192 spent as long in the pass as in the product) or a small product does not win
+//! back. The form is persistent (a block's next tile loads while a tile's results go out) and its pass
+//! is one launch that the GEMM overlaps (a programmatic dependent), so the size of the product decides,
+//! whatever k: tf32x3 from 2^28.5 multiply-adds; tf32, whose GEMM is three times cheaper, from k = 256
+//! or 2^30 multiply-adds. Fitted to sgemm_bench --suite tc_splits on an H100 (session 20, run AC),
+//! each form pinned: tf32x3 at 512 x 4096 x 128 (2^28) 0.019 ms on mma.sync against 0.026 on wgmma,
+//! at 2048^2 x 128 (2^29) 0.032 against 0.031, at 3000^2 x 64 0.048 against 0.036; tf32 at 2048^2 x
+//! 128 0.019 against 0.022, at 4096^2 x 64 (2^30) 0.043 against 0.042, at 8192^2 x 32 0.149 against
+//! 0.121.
 constexpr bool wgmma_form_pays_off(gemm::Algorithm rung, std::int64_t m, std::int64_t n, std::int64_t k) {
   const bool x3 = rung != gemm::Algorithm::tf32;
   const double work = static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
-  return (m < n ? m : n) >= 512 && (k >= (x3 ? 128 : 256) || work >= (x3 ? 0x1p30 : 0x1p32));
+  return (m < n ? m : n) >= 512 && (x3 ? work >= 0x1.6a09e6p28 /* 2^28.5 */ : k >= 256 || work >= 0x1p30);
 }
 
 //! A split plan runs the wgmma form (tf32x3 only) with splits at least this deep: its per-block start
@@ -54,16 +55,18 @@ constexpr bool wgmma_form_pays_off(gemm::Algorithm rung, std::int64_t m, std::in
 inline constexpr std::int64_t kWgmmaMinSplitDepth = 256;
 
 //! Whether a call of the rung, with k in `splits` ranges k_split deep, runs the wgmma form: the
-//! device can and the shape pays off; unsplit, where the mma.sync form would not split either; split
-//! (tf32x3 only), in ranges at least kWgmmaMinSplitDepth deep and no more blocks than its clusters
-//! keep resident. Pinned to wgmma: always where the device can.
+//! device can and the shape pays off; unsplit, where the mma.sync form would not split either, or
+//! (tf32x3) where its own split rule would not split (its tiles fill more than half of the blocks
+//! its clusters keep resident); split (tf32x3 only), in ranges at least kWgmmaMinSplitDepth deep and
+//! no more blocks than its clusters keep resident. Pinned to wgmma: always where the device can.
 bool wgmma_form_runs(gemm::Algorithm rung, std::int64_t m, std::int64_t n, std::int64_t k, int splits,
                      std::int64_t k_split) noexcept;
 
 //! The tensor-core rungs' split rules (RungEntry::ladder_splits, plan.hpp's fill_splits): enough
-//! splits to fill the blocks the form keeps resident at once: one per SM for mma.sync; tf32x3 takes a
-//! split plan of its wgmma form where wgmma_form_runs accepts one (its clusters hold 2 or 4 SMs of
-//! one GPC, so on an H100 fewer than 132 blocks of 2 x 2 clusters run together), else mma.sync's.
+//! splits to fill the blocks the form keeps resident at once: one per SM for mma.sync; tf32x3, where
+//! its wgmma form pays off, takes that form's plan: unsplit when its own rule does not split (its
+//! clusters hold 2 or 4 SMs of one GPC, so on an H100 fewer than 132 blocks of 2 x 2 clusters run
+//! together), else its split plan where wgmma_form_runs accepts it, else mma.sync's.
 int tf32_splits(std::int64_t m, std::int64_t n, std::int64_t k, int sm_count);
 int tf32x3_splits(std::int64_t m, std::int64_t n, std::int64_t k, int sm_count);
 

@@ -6,8 +6,10 @@
 //! multiprocessors its last wave leaves idle, and wait there for that grid to complete. That hides the
 //! launch gap between the two kernels (a few microseconds: as much as a GEMM on a small output, about
 //! 0.4% of a reduction over 1 GiB). Elsewhere, and on older devices, both device calls are no-ops and
-//! the launch is ordinary.
+//! the launch is ordinary. Which devices have it: has_dependent_launch (launch_features.hpp).
 #include <cuda_runtime_api.h>
+
+#include <gpuprims/device/launch_features.hpp>
 
 namespace gpuprims::device {
 
@@ -26,8 +28,17 @@ __device__ __forceinline__ void wait_for_prerequisite_grid() {
 #endif
 }
 
+//! The cudaLaunchKernelEx attribute that makes a launch a programmatic dependent of the previous
+//! kernel in its stream (only for devices where has_dependent_launch holds).
+inline cudaLaunchAttribute dependent_launch_attribute() {
+  cudaLaunchAttribute attribute{};
+  attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attribute.val.programmaticStreamSerializationAllowed = 1;
+  return attribute;
+}
+
 //! Launches kernel<<<grid, block, 0, stream>>>(args...), as a programmatic dependent of the previous
-//! kernel in the stream when `dependent` (callers pass it on devices of compute capability 9.0+).
+//! kernel in the stream when `dependent` (callers pass has_dependent_launch of the device).
 template <class... KernelArgs, class... Args>
 cudaError_t launch_maybe_dependent(void (*kernel)(KernelArgs...), dim3 grid, dim3 block, cudaStream_t stream,
                                    bool dependent, Args&&... args) {
@@ -36,9 +47,7 @@ cudaError_t launch_maybe_dependent(void (*kernel)(KernelArgs...), dim3 grid, dim
   config.blockDim = block;
   config.dynamicSmemBytes = 0;
   config.stream = stream;
-  cudaLaunchAttribute attribute[1];
-  attribute[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  attribute[0].val.programmaticStreamSerializationAllowed = 1;
+  cudaLaunchAttribute attribute[1] = {dependent_launch_attribute()};
   config.attrs = attribute;
   config.numAttrs = dependent ? 1 : 0;
   return cudaLaunchKernelEx(&config, kernel, static_cast<KernelArgs>(args)...);

@@ -325,7 +325,8 @@ Status reduce(const typename Op::Input* d_in, std::int64_t n, typename Op::Outpu
       cudaSuccess)
     return Status::cuda_error;
   const std::int64_t resident = static_cast<std::int64_t>(sms) * (per_sm < 1 ? 1 : per_sm);
-  return reduce_on_grid<Op, Policy>(d_in, n, d_out, d_workspace, workspace_bytes, resident, stream, op, cc_major >= 9);
+  return reduce_on_grid<Op, Policy>(d_in, n, d_out, d_workspace, workspace_bytes, resident, stream, op,
+                                    has_dependent_launch(cc_major));
 }
 
 //! A plain binary functor and an initial value as an operator of the reduce_ops.hpp shape, the way
