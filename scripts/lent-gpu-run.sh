@@ -22,6 +22,8 @@
 #                                      --explain M N K); its last 12 lines go to the summary
 # Sanitizer steps start together after the tests; benchmark and ncu steps run after them, in order.
 # --budget: seconds after which no further benchmark starts (the device tool stops a call at 600).
+# NCU_SECTIONS: the ncu steps' sections or metrics besides the kernel time (default: --section
+# LaunchStats --section Occupancy).
 # Exits non-zero when a test fails, a sanitizer reports anything or times out, or a benchmark fails.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -130,8 +132,9 @@ for step in "${rest[@]}"; do
     args=${b:-}
     tag=ncu-${name//[^A-Za-z0-9]/_}${args:+-${args//[^A-Za-z0-9]/_}}$again
     # shellcheck disable=SC2086
-    timeout 120 ncu --clock-control none --kernel-name "regex:$regex" --metrics gpu__time_duration.sum \
-      --section LaunchStats --section Occupancy \
+    # shellcheck disable=SC2086
+    timeout 150 ncu --clock-control none --kernel-name "regex:$regex" --metrics gpu__time_duration.sum \
+      ${NCU_SECTIONS:---section LaunchStats --section Occupancy} \
       "build-gpu/bench/$name" ${args//,/ } >"$work/logs/$tag.txt" 2>&1
     rc=$?
     # Each kernel's name (up to its argument list) and its time.
