@@ -299,8 +299,11 @@ TEST(TensorCoreForms, WgmmaFormRunsExactlyOnComputeCapability90WhenBuilt) {
   for (const Algorithm algo : {x3, one}) {
     const d::GemmPlan cube = d::plan_for(algo, 1024, 1024, 1024, true, *device);
     const bool wgmma = d::wgmma_form_runs(algo, 1024, 1024, 1024, cube.splits, cube.k_split);
-    if (algo == one) EXPECT_FALSE(wgmma) << "tf32: mma.sync's split plan (" << cube.splits << ")";
-    else if (expected && device->sm_count == 132) EXPECT_TRUE(wgmma && cube.splits == 1) << cube.splits;
+    if (algo == one) {
+      EXPECT_FALSE(wgmma) << "tf32: mma.sync's split plan (" << cube.splits << ")";
+    } else if (expected && device->sm_count == 132) {
+      EXPECT_TRUE(wgmma && cube.splits == 1) << cube.splits;
+    }
   }
   {
     const PinnedForm pin(d::TensorCoreForm::wgmma);
