@@ -1,7 +1,8 @@
 // Benchmark of the row-wise reductions (reduce_rows.hpp) beside cub::DeviceSegmentedReduce in one
 // process, through the same event timer (warm-up, L2 flushed outside the timed region, median of 25):
-// row_sum / row_min / row_max / row_argmin on float and row_sum on int32, rows of 32, 256, 4096, 65536
-// and 2^20 elements with 2^27 elements in all (2^24 with --quick), ld = cols. CUB gets its segment
+// row_sum / row_min / row_max / row_argmin on float and row_sum on int32, rows of 32 to 2^20 elements
+// (16 lengths, three of them between powers of two) with 2^27 elements in all (2^24 with --quick; the
+// rows that fit where the length does not divide it), ld = cols. CUB gets its segment
 // offsets r * cols as a counting iterator scaled on the fly (no offsets array to read). Our workspace
 // and CUB's temporary storage are allocated once per case, outside timing; each of ours is checked
 // once against CUB before it is timed (exact for min/max/argmin/int sums, within the sum bound for
@@ -78,13 +79,19 @@ int main(int argc, char** argv) {
   cudaStream_t stream = timer.stream();
 
   const std::int64_t total = args.quick ? std::int64_t{1} << 24 : std::int64_t{1} << 27;
-  const std::vector<std::int64_t> lengths = {32, 256, 4096, 65536, std::int64_t{1} << 20};
+  // Every power of two from 2^5 to 2^14, then 2^16, 2^18, 2^20, and three lengths between powers (each
+  // regime of rows/plan.hpp and each block size of block_threads, judged off its edges too).
+  const std::vector<std::int64_t> lengths = {32,   64,   128,  256,  512,   1024,  1536,   2048,
+                                             3072, 4096, 6144, 8192, 16384, 65536, 262144, std::int64_t{1} << 20};
   const double copy_gbs = bench::measure_copy_gbs(timer, std::size_t{1} << 30);
   report.set("copy_gbs", copy_gbs);
   report.set("total_elements", total);
   report.set("threads_per_block", std::int64_t{rd::RowTuning::kThreads});
   report.set("long_row_threads_per_block", std::int64_t{rd::RowTuning::kLongThreads});
   report.set("long_row_cols", rd::RowTuning::kLongCols);
+  report.set("very_long_row_threads_per_block", std::int64_t{rd::RowTuning::kVeryLongThreads});
+  report.set("very_long_row_cols", rd::RowTuning::kVeryLongCols);
+  report.set("min_splits", rd::RowTuning::kMinSplits);
 
   const auto in = bench::device_buffer<float>(static_cast<std::size_t>(total), "input");
   const auto in_i = bench::device_buffer<std::int32_t>(static_cast<std::size_t>(total), "int input");
@@ -120,7 +127,7 @@ int main(int argc, char** argv) {
           std::fprintf(stderr, "[bench] WARNING: %s %s %lld x %lld differs from cub\n", op.c_str(), type.c_str(),
                        static_cast<long long>(rows), static_cast<long long>(cols));
       }
-      const double bytes = static_cast<double>(total) * static_cast<double>(elem_bytes);
+      const double bytes = static_cast<double>(rows * cols) * static_cast<double>(elem_bytes);
       const bench::Timing t = timer.time([&] { ours(ws.get()); }, opt);
       const double gbs = bytes / (t.median_ms * 1e-3) / 1e9;
       double ratio = 0.0;
@@ -146,6 +153,15 @@ int main(int argc, char** argv) {
                                {"time_ms", t.median_ms}, {"gbs", gbs}};
       if (cub) rec.emplace_back("ratio_to_cub", ratio);
       if (mismatch) rec.emplace_back("mismatch", true);
+      // The plan this device gets (rows/plan.hpp): its path and its main kernel's block size (fields
+      // the perf gate does not key records by, so records of other plans still meet).
+      const rd::RowPlan plan = rd::make_row_plan(rows, cols, 16, gpu.sm_count);
+      rec.emplace_back("row_plan", std::string(plan.path == rd::RowPath::lane_group      ? "lane_group"
+                                               : plan.path == rd::RowPath::block_per_row ? "block_per_row"
+                                                                                         : "split_row"));
+      if (plan.path == rd::RowPath::lane_group) rec.emplace_back("lanes", std::int64_t{plan.lanes});
+      else rec.emplace_back("block_threads", std::int64_t{plan.threads});
+      if (plan.path == rd::RowPath::split_row) rec.emplace_back("splits", plan.splits);
       report.add(std::move(rec));
       table.push_back({op, type, "ours", rows, cols, t.median_ms, gbs, ratio, mismatch});
       bench::progress("ours " + op + " " + type + " cols=" + std::to_string(cols), t.median_ms,

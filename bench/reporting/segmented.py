@@ -44,30 +44,68 @@ class Segmented:
         return v
 
 
+def plan_label(rec):
+    """The plan a record ran (segmented_bench's row_plan / lanes / block_threads / splits), e.g. "block
+    of 128"."""
+    path = text(rec, "row_plan")
+    if path == "lane_group":
+        return "%s lanes a row" % integer(rec, "lanes")
+    if path == "block_per_row":
+        return "block of %s" % integer(rec, "block_threads")
+    if path == "split_row":
+        return "%s splits of %s" % (integer(rec, "splits"), integer(rec, "block_threads"))
+    return "\u2014"
+
+
 def segmented_section(s, h):
+    """One row per row length: ours / CUB for each (op, type) with a CUB baseline, floored to three
+    decimals (a ratio shown as 1.000x is at least 1.0), then our GB/s of each, and the top-2's GB/s."""
+    from .common import fmt_ratio_floor
     from .markdown import MISMATCH_NOTE, Notes, md_table
     out = ["%s Row-wise reductions vs cub::DeviceSegmentedReduce\n" % h]
     if not s.cases:
         out.append("No record in segmented.json.")
         return "\n".join(out)
     notes = Notes()
+    lengths, ops, plain = [], [], []
+    for op, typ, cols in s.cases:
+        if cols not in lengths:
+            lengths.append(cols)
+        if (op, typ) not in ops:
+            ops.append((op, typ))
+    vs_cub = [o for o in ops if any(s.rec((o[0], o[1], c), CUB) for c in lengths)]
+    plain = [o for o in ops if o not in vs_cub]
+    header = ["row length", "rows", "plan"] + ["%s %s" % o for o in vs_cub] + ["%s %s (GB/s)" % o for o in vs_cub + plain]
     rows = []
-    for key in s.cases:
-        op, typ, cols = key
-        ours = s.rec(key, OURS)
-        cell = fmt_num(s.gbs(key, OURS))
-        if ours is not None and ours.get("mismatch") is True:
-            cell += " " + notes.mark(MISMATCH_NOTE)
-        rows.append([op, typ, pow2_label(cols), str(integer(ours or s.rec(key, CUB) or {}, "rows") or "\u2014"), cell,
-                     fmt_num(s.gbs(key, CUB)), fmt_ratio(s.ratio(key)) if s.rec(key, CUB) else "\u2014"])
-    out.append(md_table(["op", "type", "row length", "rows", "ours (GB/s)", "CUB (GB/s)", "ours / CUB"], rows))
+    worst = None
+    for cols in sorted(lengths):
+        any_rec = next((s.rec((o[0], o[1], cols), OURS) for o in ops if s.rec((o[0], o[1], cols), OURS)), None)
+        row = [pow2_label(cols), str(integer(any_rec or {}, "rows") or "\u2014"), plan_label(any_rec or {})]
+        for o in vs_cub:
+            key = (o[0], o[1], cols)
+            r = s.ratio(key) if s.rec(key, CUB) else None
+            cell = fmt_ratio_floor(r)
+            ours = s.rec(key, OURS)
+            if ours is not None and ours.get("mismatch") is True:
+                cell += " " + notes.mark(MISMATCH_NOTE)
+            if r is not None and (worst is None or r < worst[0]):
+                worst = (r, "%s %s" % o, cols)
+            row.append(cell)
+        for o in vs_cub + plain:
+            row.append(fmt_num(s.gbs((o[0], o[1], cols), OURS)))
+        rows.append(row)
+    out.append(md_table(header, rows))
     extra = []
     if s.total:
-        extra.append("%s elements per case" % pow2_label(s.total))
+        extra.append("%s elements per case (the rows that fit)" % pow2_label(s.total))
     if s.copy_gbs:
         extra.append("device-to-device copy %s GB/s" % fmt_num(s.copy_gbs))
-    out.append("\nGB/s counts the input read once; %s. The top-2 has no CUB baseline." % "; ".join(extra)
-               if extra else "\nGB/s counts the input read once. The top-2 has no CUB baseline.")
+    text = "\nRatios are ours / CUB in GB/s (input read once), floored to three decimals"
+    if worst is not None:
+        text += "; the lowest is %s for %s at row length %s" % (fmt_ratio_floor(worst[0]), worst[1],
+                                                                   pow2_label(worst[2]))
+    text += ". " + ("; ".join(extra) + ". " if extra else "") + "The top-2 has no CUB baseline."
+    out.append(text)
     if notes.items:
         out.append("\n" + notes.render())
     return "\n".join(out)

@@ -29,7 +29,12 @@ namespace gpuprims::test::rows {
 
 using reduce::Operator;
 
-enum class Values { uniform, ties, specials };
+// uniform: [-1, 1]; ties: six values (-2, -1, -0, +0, 1, 2); specials: uniform with NaN / ±inf / ±0
+// at one position in 16; special_rows: rows made mostly or only of NaN, infinities and zeros (by row:
+// every element NaN; NaN and ±inf only; NaN but for one element in 16; ±0 with +inf and NaN; ±0 with
+// -inf; ±0 / ±inf / NaN at seven in eight),
+// so whole vectors and whole thread shares are NaN or infinite (float_arg_scan.cuh's rare paths).
+enum class Values { uniform, ties, specials, special_rows };
 
 inline const char* name(Operator op) {
   switch (op) {
@@ -121,9 +126,29 @@ struct Matrix {
 };
 
 template <class T>
-T random_value(std::mt19937_64& rng, Values v) {
+T random_value(std::mt19937_64& rng, Values v, std::int64_t row) {
   if constexpr (kFloating<T>) {
     std::uniform_real_distribution<double> u(-1.0, 1.0);
+    if (v == Values::special_rows) {
+      const auto nan = [&]() { return rng() % 2 ? canonical_nan<T>() : odd_nan<T>(); };
+      const T zero = from_double<T>(rng() % 2 ? -0.0 : 0.0);
+      switch (row % 6) {
+        case 0: return nan();
+        case 1: return rng() % 3 == 0 ? nan() : (rng() % 2 ? top<T>() : bottom<T>());
+        case 2: return rng() % 16 == 0 ? from_double<T>(u(rng)) : nan();
+        case 3: return rng() % 2 ? zero : (rng() % 2 ? top<T>() : nan());  // min / argmin at ±0
+        case 4: return rng() % 2 ? zero : bottom<T>();                     // max / argmax at ±0
+        default: break;
+      }
+      if (rng() % 8 == 0) return from_double<T>(u(rng));
+      switch (rng() % 5) {
+        case 0: return nan();
+        case 1: return top<T>();
+        case 2: return bottom<T>();
+        case 3: return from_double<T>(-0.0);
+        default: return from_double<T>(0.0);
+      }
+    }
     if (v == Values::ties) {
       const double set[] = {-2.0, -1.0, -0.0, 0.0, 1.0, 2.0};
       return from_double<T>(set[rng() % 6]);
@@ -141,7 +166,7 @@ T random_value(std::mt19937_64& rng, Values v) {
     return from_double<T>(u(rng));
   } else {
     if (v == Values::ties) return static_cast<T>(static_cast<int>(rng() % 5) - (std::is_signed_v<T> ? 2 : 0));
-    if (v == Values::specials && rng() % 16 == 0) {
+    if ((v == Values::specials && rng() % 16 == 0) || v == Values::special_rows) {
       switch (rng() % 3) {
         case 0: return std::numeric_limits<T>::lowest();
         case 1: return std::numeric_limits<T>::max();
@@ -168,7 +193,7 @@ Matrix<T> make_matrix(std::int64_t rows, std::int64_t cols, std::int64_t ld, std
   for (std::size_t i = 0; i < m.data.size(); ++i) {
     const std::int64_t p = static_cast<std::int64_t>(i) - offset;
     const bool inside = p >= 0 && p / ld < rows && p % ld < cols;
-    m.data[i] = inside ? random_value<T>(rng, v) : padding_value<T>(static_cast<std::int64_t>(i));
+    m.data[i] = inside ? random_value<T>(rng, v, p / ld) : padding_value<T>(static_cast<std::int64_t>(i));
   }
   return m;
 }

@@ -53,7 +53,8 @@ rc::Gen<Shape> gen_shape() {
 }
 
 rc::Gen<rows::Values> gen_values() {
-  return rc::gen::element(rows::Values::uniform, rows::Values::ties, rows::Values::specials);
+  return rc::gen::element(rows::Values::uniform, rows::Values::ties, rows::Values::specials,
+                          rows::Values::special_rows);
 }
 
 template <class T>

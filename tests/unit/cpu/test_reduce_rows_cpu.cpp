@@ -95,7 +95,15 @@ void expect_plan_valid(const rd::RowPlan& p, std::int64_t rows, std::int64_t col
       break;
     case rd::RowPath::block_per_row:
       EXPECT_GT(cols, Tuning::kGroupMaxCols);
-      EXPECT_EQ(p.threads, cols >= Tuning::kLongCols ? Tuning::kLongThreads : Tuning::kThreads);
+      if (cols >= Tuning::kVeryLongCols) {
+        EXPECT_EQ(p.threads, 1024);
+      } else if (cols >= Tuning::kLongCols) {
+        EXPECT_EQ(p.threads, 512);
+      } else {  // a power of two from 64 to 256 leaving each thread 16 columns or more (64: shorter rows)
+        EXPECT_TRUE(p.threads == 64 || p.threads == 128 || p.threads == 256) << p.threads;
+        EXPECT_TRUE(p.threads == 64 || cols >= std::int64_t{p.threads} * 16) << p.threads;
+        EXPECT_TRUE(p.threads == 256 || cols < std::int64_t{p.threads} * 32) << p.threads;
+      }
       EXPECT_GE(p.grid, 1);
       EXPECT_LE(p.grid, rows);
       EXPECT_LE(p.grid, kMaxGrid);
@@ -103,7 +111,7 @@ void expect_plan_valid(const rd::RowPlan& p, std::int64_t rows, std::int64_t col
       break;
     case rd::RowPath::split_row:
       EXPECT_GT(cols, Tuning::kGroupMaxCols);
-      EXPECT_GE(p.splits, 2);
+      EXPECT_GE(p.splits, 4);  // fewer splits would not pay for the second launch (RowTuning::kMinSplits)
       EXPECT_LE(p.splits, Tuning::kMaxSplits);
       EXPECT_EQ(p.split_cols % 4, 0);
       EXPECT_LT((p.splits - 1) * p.split_cols, cols) << "an empty split";
@@ -137,11 +145,23 @@ TEST(ReduceRowsCpu, RegimesGoWhereTheIssueSays) {
   EXPECT_EQ(rd::RowPath::block_per_row, rd::make_row_plan(1 << 16, 4096, 4, sm).path);
   EXPECT_EQ(rd::RowPath::block_per_row, rd::make_row_plan(1 << 12, 65536, 4, sm).path);
   EXPECT_EQ(rd::RowPath::block_per_row, rd::make_row_plan(7, 1000, 4, sm).path);  // too short to split
-  // Long rows read by 512-thread blocks, medium ones (and every other kernel) by 256-thread blocks.
+  // Long rows read by 512-thread blocks, medium ones by 256-thread blocks, rows under 4096 columns by 128
+  // or 64 threads (16 columns or more each), split rows by 256-thread blocks.
   EXPECT_EQ(512, rd::make_row_plan(1 << 12, 65536, 4, sm).threads);
   EXPECT_EQ(512, rd::make_row_plan(1201, 16411, 4, sm).threads);
+  EXPECT_EQ(1024, rd::make_row_plan(1024, 1 << 17, 4, sm).threads);
+  // Rows too few for a block each but too many for four splits each: a 1024-thread block per row.
+  EXPECT_EQ(rd::RowPath::block_per_row, rd::make_row_plan(512, 1 << 18, 4, sm).path);
+  EXPECT_EQ(1024, rd::make_row_plan(512, 1 << 18, 4, sm).threads);
+  EXPECT_EQ(rd::RowPath::block_per_row, rd::make_row_plan(265, 1 << 20, 4, sm).path);
+  EXPECT_EQ(rd::RowPath::split_row, rd::make_row_plan(264, 1 << 20, 4, sm).path);
   EXPECT_EQ(256, rd::make_row_plan(1 << 16, 4096, 4, sm).threads);
   EXPECT_EQ(256, rd::make_row_plan(1 << 14, 16383, 4, sm).threads);
+  EXPECT_EQ(128, rd::make_row_plan(1 << 16, 4095, 4, sm).threads);
+  EXPECT_EQ(128, rd::make_row_plan(1 << 16, 2048, 4, sm).threads);
+  EXPECT_EQ(64, rd::make_row_plan(1 << 16, 2047, 4, sm).threads);
+  EXPECT_EQ(64, rd::make_row_plan(1 << 18, 512, 4, sm).threads);
+  EXPECT_EQ(64, rd::make_row_plan(1 << 18, 257, 4, sm).threads);
   EXPECT_EQ(256, rd::make_row_plan(256, 1 << 20, 4, sm).threads);  // split rows
   // Few long rows: split.
   const rd::RowPlan one = rd::make_row_plan(1, std::int64_t{1} << 28, 4, sm);

@@ -2,7 +2,7 @@
 // per-row reference of support/rows_check.hpp (exact bytes for integers and min/max/arg*, the bound of
 // docs/ERROR-BOUNDS.md for floating-point sums), on shapes of every regime (1 x 1, 1 x 3,000,017,
 // huge x 1, 7 x prime, rows of 32 to 2^20, cols == 0), padded and odd leading dimensions, inputs offset
-// by one element, NaN / ±inf / ±0 / ties at random positions; both the explicit-workspace and the
+// by one element, NaN / ±inf / ±0 / ties at random positions and rows made of them; both the explicit-workspace and the
 // stream-ordered forms; determinism over 10 runs; row_top2_argmin against the CPU top-2 and against
 // top2_argmin over each row; bad inputs; one matrix past 2^31 elements. Under the sanitizer
 // (GPUPRIMS_SANITIZER=1) the large shapes shrink (keeping their regime) and the huge one is 2^21.
@@ -48,11 +48,11 @@ std::string label(const Shape& s) {
          std::to_string(s.offset);
 }
 
-// Under the sanitizer: long rows to 2^16 + their tail, many rows to 4096 + theirs (regimes kept).
+// Under the sanitizer: long rows to 2^17 + their tail, many rows to 4096 + theirs (regimes kept).
 Shape sized(Shape s) {
   if (!gpuprims::test::under_sanitizer()) return s;
   const std::int64_t pad = s.ld - s.cols;
-  if (s.cols > 65536) s.cols = 65536 + s.cols % 4096;
+  if (s.cols > 131072) s.cols = 131072 + s.cols % 4096;
   if (s.rows > 4096) s.rows = 4096 + s.rows % 64;
   s.ld = s.cols + pad > 0 ? s.cols + pad : 1;
   return s;
@@ -79,13 +79,18 @@ std::vector<Shape> shapes() {
       {1024, 4096, 4096, 0},
       {513, 4099, 4103, 1},
       {64, 65536, 65536, 1},
-      {1201, 16411, 16413, 1},  // long rows, enough of them for a 512-thread block each (RowTuning::kLongCols)
+      {1201, 16411, 16413, 1},   // long rows, enough of them for a 512-thread block each (RowTuning::kLongCols)
+      {300, 131075, 131077, 1},  // too few for a block each, too many to split four ways: 1024-thread blocks
       {2, 5, 5, 1},
       {1000, 8, 9, 0},
       {999, 3, 3, 1},
       {257, 17, 17, 0},
       {33, 129, 131, 1},
       {5, 300000, 300001, 0},
+      {64, 4096, 4096, 0},   // 256-thread blocks, four vectors a thread (float_row_scan.cuh's scans)
+      {300, 3001, 3001, 0},  // 128-thread blocks, a batch of four vectors and a partial one
+      {400, 2000, 2003, 1},  // 64-thread blocks, seven or eight vectors a thread
+      {9, 40000, 40003, 1},  // split rows, small enough for every value mix
   };
   std::vector<Shape> out;
   for (const Shape& s : all) out.push_back(sized(s));
@@ -106,7 +111,7 @@ TYPED_TEST(ReduceRowsGpu, EveryOperatorMatchesTheReference) {
   auto rng = gpuprims::test::make_rng(0x5201 + sizeof(T) * 7 + std::is_integral_v<T>);
   int call = 0;
   for (const Shape& s : shapes()) {
-    for (Values v : {Values::uniform, Values::specials, Values::ties}) {
+    for (Values v : {Values::uniform, Values::specials, Values::ties, Values::special_rows}) {
       if (v != Values::uniform && !small(s)) continue;
       const rows::Matrix<T> m = rows::make_matrix<T>(s.rows, s.cols, s.ld, s.offset, v, rng);
       const rows::DeviceMatrix<T> dm(m);
@@ -211,7 +216,7 @@ TEST(ReduceRowsGpuTop2, MatchesTheReferenceAndTop2ArgminPerRow) {
   auto rng = gpuprims::test::make_rng(0x5204);
   int call = 0;
   for (const Shape& s : shapes()) {
-    for (Values v : {Values::uniform, Values::specials, Values::ties}) {
+    for (Values v : {Values::uniform, Values::specials, Values::ties, Values::special_rows}) {
       if (v != Values::uniform && !small(s)) continue;
       SCOPED_TRACE(label(s) + " values " + std::to_string(static_cast<int>(v)));
       const rows::Matrix<float> m = rows::make_matrix<float>(s.rows, s.cols, s.ld, s.offset, v, rng);
@@ -290,7 +295,7 @@ TEST(ReduceRowsGpuStream, RunsOnTheCallersStream) {
 
 // Past 2^31 elements: two long rows 2^30 + 7 wide with ld = 2^30 + 9 (split path, row 1 starts past
 // 2^30 elements and ends past 2^31), and 2049 short rows of 3 with ld = 2^20 + 1 (lane path, r * ld
-// past 2^31). Sums against the device's double reference; argmax / top-2 of planted values.
+// past 2^31). Sums against the device's double reference; argmax / min / top-2 of planted values.
 TEST(ReduceRowsGpuHuge, RowsPast2Pow31Elements) {
   GPUPRIMS_REQUIRE_GPU();
   const int log2 = gpuprims::test::sized_for_sanitizer(30, 20);
@@ -329,6 +334,11 @@ TEST(ReduceRowsGpuHuge, RowsPast2Pow31Elements) {
     CUDA_OK(cudaMemcpy(got, arg.get(), sizeof got, cudaMemcpyDeviceToHost));
     EXPECT_EQ(at_max, got[1].index);
     EXPECT_EQ(big, got[1].value);
+    gpuprims::detail::DeviceBuffer<float> low(2);
+    ASSERT_STATUS(Status::success, gpuprims::reduce::row_min(buf.get(), 2, cols, ld, low.get()));
+    float lows[2];
+    CUDA_OK(cudaMemcpy(lows, low.get(), sizeof lows, cudaMemcpyDeviceToHost));
+    EXPECT_EQ(low1, lows[1]);
     gpuprims::detail::DeviceBuffer<Top2> top(2);
     ASSERT_STATUS(Status::success, gpuprims::reduce::row_top2_argmin(buf.get(), 2, cols, ld, top.get()));
     Top2 t[2];

@@ -2,7 +2,8 @@
 // Medium rows, and long rows when there are enough of them to fill the GPU: one block per row, each
 // thread taking 16-byte vectors of the row (a scalar head up to the row's first 16-byte boundary, so
 // padded and odd leading dimensions still load in vectors), then a block tree; thread 0 writes the row.
-// The plan picks the block size (RowPlan::threads: 256, or 512 on long rows).
+// The plan picks the block size (RowPlan::threads, block_threads: 64 to 256 by row length, 512 and
+// 1024 on long rows).
 #include <cstdint>
 
 #include <cuda_runtime_api.h>
@@ -17,14 +18,14 @@
 
 namespace gpuprims::reduce::detail {
 
-template <int kThreads, class Op>
+template <int kThreads, class Col, class Op>
 __global__ void __launch_bounds__(kThreads)
     rows_block_kernel(Op op, const typename Op::Input* in, std::int64_t rows, std::int64_t cols, std::int64_t ld,
                       typename Op::Output* out) {
   const int tid = static_cast<int>(threadIdx.x);
   for (std::int64_t r = blockIdx.x; r < rows; r += gridDim.x) {
-    typename Op::Acc acc = thread_range<kThreads>(op, in + r * ld, 0, cols, tid, op.identity());
-    acc = ::gpuprims::detail::block_reduce<kThreads>(acc, ::gpuprims::device::CombineWith<Op>{op}, tid);
+    typename Op::Acc acc = thread_range<kThreads>(op, in + r * ld, Col{0}, static_cast<Col>(cols), tid, op.identity());
+    acc = row_block_reduce<kThreads>(op, acc, tid, cols);
     if (tid == 0) out[r] = row_result(op, acc, r);
   }
 }
@@ -34,11 +35,28 @@ Status launch_rows_block(const Op& op, const typename Op::Input* in, std::int64_
                          std::int64_t ld, typename Op::Output* out, int threads, std::int64_t grid,
                          cudaStream_t stream) {
   const auto blocks = static_cast<unsigned>(grid);
-  if (threads == RowTuning::kLongThreads) {
-    rows_block_kernel<RowTuning::kLongThreads, Op>
-        <<<blocks, RowTuning::kLongThreads, 0, stream>>>(op, in, rows, cols, ld, out);
-  } else {
-    rows_block_kernel<RowTuning::kThreads, Op><<<blocks, RowTuning::kThreads, 0, stream>>>(op, in, rows, cols, ld, out);
+  using Narrow = std::int32_t;  // columns below RowTuning::kMaxInt32Cols, which only long rows pass
+  switch (threads) {
+    case 64: rows_block_kernel<64, Narrow, Op><<<blocks, 64, 0, stream>>>(op, in, rows, cols, ld, out); break;
+    case 128: rows_block_kernel<128, Narrow, Op><<<blocks, 128, 0, stream>>>(op, in, rows, cols, ld, out); break;
+    case RowTuning::kThreads:
+      rows_block_kernel<RowTuning::kThreads, Narrow, Op>
+          <<<blocks, RowTuning::kThreads, 0, stream>>>(op, in, rows, cols, ld, out);
+      break;
+    case RowTuning::kLongThreads:
+      rows_block_kernel<RowTuning::kLongThreads, Narrow, Op>
+          <<<blocks, RowTuning::kLongThreads, 0, stream>>>(op, in, rows, cols, ld, out);
+      break;
+    case RowTuning::kVeryLongThreads:
+      if (cols <= RowTuning::kMaxInt32Cols) {
+        rows_block_kernel<RowTuning::kVeryLongThreads, Narrow, Op>
+            <<<blocks, RowTuning::kVeryLongThreads, 0, stream>>>(op, in, rows, cols, ld, out);
+      } else {
+        rows_block_kernel<RowTuning::kVeryLongThreads, std::int64_t, Op>
+            <<<blocks, RowTuning::kVeryLongThreads, 0, stream>>>(op, in, rows, cols, ld, out);
+      }
+      break;
+    default: return Status::invalid_argument;  // not a block_threads size
   }
   GPUPRIMS_LAUNCH_CHECK();
   return Status::success;

@@ -26,6 +26,18 @@ struct RowTuning {
   // (probe runs, session 18). Each thread then still has two batches of four vectors on float rows.
   static constexpr int kLongThreads = 512;
   static constexpr std::int64_t kLongCols = 16384;
+  // Rows of kVeryLongCols or more take blocks of kVeryLongThreads: on an H100, 1024-thread blocks read
+  // rows of 2^17 to 2^19 floats (1024 to 256 of them) 1.0-2.6% faster than 512-thread ones, and faster
+  // than two to four splits a row (probe of session 21).
+  static constexpr int kVeryLongThreads = 1024;
+  static constexpr std::int64_t kVeryLongCols = std::int64_t{1} << 17;
+  // Shorter rows on the block-per-row path get about kColsPerThread columns a thread (four 16-byte
+  // vectors of floats, loaded at once): blocks of 64 threads from 257 to 2047 columns, 128 to 4095,
+  // kThreads beyond. On an H100, 256-thread blocks on rows of 512-2048 floats left threads with one or
+  // two vectors each and read at 0.60-0.82x DeviceSegmentedReduce; 64 and 128 threads read at
+  // 0.99-1.95x there (probe of session 21).
+  static constexpr int kMinBlockThreads = 64;
+  static constexpr std::int64_t kColsPerThread = 16;
   // Rows of at most this many columns take the lane-group path (a group of 1-32 lanes per row).
   static constexpr std::int64_t kGroupMaxCols = 256;
   // A lane group is sized so each lane takes about this many columns of its row.
@@ -39,17 +51,27 @@ struct RowTuning {
   // A split takes at least this many columns (16 per thread), and a row at most kMaxSplits splits.
   static constexpr std::int64_t kMinColsPerSplit = std::int64_t{kThreads} * 16;
   static constexpr std::int64_t kMaxSplits = 1024;
+  // Rows that would get fewer splits than this take a block each instead: the split's partials and its
+  // second launch cost more than the idle SMs of a block per row (on an H100, 512 rows of 2^18 floats
+  // in two splits: 0.98x DeviceSegmentedReduce; a 1024-thread block per row: 1.01x).
+  static constexpr std::int64_t kMinSplits = 4;
   // SM counts above this are planned as this many (bounds the workspace any device can ask for).
   static constexpr int kMaxSmCount = 512;
   // Block-per-row grid cap (the kernel strides over rows beyond it).
   static constexpr std::int64_t kMaxBlockGrid = std::int64_t{1} << 30;
   // Bytes of one vector load.
   static constexpr int kVecBytes = 16;
+  // Rows of at most this many columns are walked with 32-bit column numbers (fewer instructions a
+  // vector; on an H100 float argmin at 4096 columns 0.5% faster, probe of session 21); the bound
+  // leaves room for a thread's last batch to step past the row without overflowing.
+  static constexpr std::int64_t kMaxInt32Cols = std::int64_t{1} << 30;
 };
 static_assert((1 << RowTuning::kLog2Threads) == RowTuning::kThreads, "log2 matches");
 static_assert((RowTuning::kLongThreads & (RowTuning::kLongThreads - 1)) == 0 && RowTuning::kLongThreads % 32 == 0,
               "whole warps, a power of two (the chain's tree depth is log2_of(threads))");
 static_assert(RowTuning::kThreads % 32 == 0, "whole warps");
+static_assert(RowTuning::kMaxInt32Cols >= RowTuning::kVeryLongCols,
+              "only kVeryLongThreads blocks (and split rows) ever see rows past 32-bit column numbers");
 static_assert(RowTuning::kMaxSplits <= std::int64_t{RowTuning::kThreads} * 64, "the combine's chain stays short");
 
 enum class RowPath {
@@ -62,8 +84,8 @@ enum class RowPath {
 struct RowPlan {
   RowPath path = RowPath::none;
   int lanes = 0;                      // lane_group: lanes per row (1, 2, 4, 8, 16 or 32)
-  int threads = RowTuning::kThreads;  // threads per block of the main kernel
-  std::int64_t splits = 1;            // split_row: blocks per row (>= 2)
+  int threads = RowTuning::kThreads;  // threads per block of the main kernel (block_per_row: block_threads)
+  std::int64_t splits = 1;            // split_row: blocks per row (>= RowTuning::kMinSplits)
   std::int64_t split_cols = 0;        // split_row: columns per split (a multiple of 4; the last may be short)
   std::int64_t grid = 0;              // blocks of the main kernel
   std::size_t workspace = 0;          // bytes of partials (split_row only)
@@ -81,6 +103,17 @@ constexpr int group_lanes(std::int64_t cols) {
   int lanes = 1;
   while (lanes < 32 && std::int64_t{lanes} * RowTuning::kGroupItemsPerLane < cols) lanes *= 2;
   return lanes;
+}
+
+// Threads of the block-per-row kernel on rows of cols columns: kVeryLongThreads from kVeryLongCols,
+// kLongThreads from kLongCols, else the largest power of two in [kMinBlockThreads, kThreads] that leaves
+// each thread kColsPerThread columns or more (kMinBlockThreads on shorter rows).
+constexpr int block_threads(std::int64_t cols) {
+  if (cols >= RowTuning::kVeryLongCols) return RowTuning::kVeryLongThreads;
+  if (cols >= RowTuning::kLongCols) return RowTuning::kLongThreads;
+  int t = RowTuning::kMinBlockThreads;
+  while (t < RowTuning::kThreads && std::int64_t{t} * 2 * RowTuning::kColsPerThread <= cols) t *= 2;
+  return t;
 }
 
 // 256-byte rounding of the partials, so a caller's workspace can be carved after them later.
@@ -108,13 +141,13 @@ constexpr RowPlan make_row_plan(std::int64_t rows, std::int64_t cols, std::size_
     const std::int64_t by_cols = cols / RowTuning::kMinColsPerSplit;
     splits = min_of(min_of(by_fill, by_cols), RowTuning::kMaxSplits);
   }
-  if (splits >= 2) {
+  if (splits >= RowTuning::kMinSplits) {
     // Split boundaries on multiples of 4 columns; recount so that no split is empty.
     per = cols / splits + (cols % splits != 0 ? 1 : 0);
     per = round_up<std::int64_t>(per, 4);
     splits = cols / per + (cols % per != 0 ? 1 : 0);
   }
-  if (splits >= 2) {
+  if (splits >= RowTuning::kMinSplits) {
     p.path = RowPath::split_row;
     p.splits = splits;
     p.split_cols = per;
@@ -123,7 +156,7 @@ constexpr RowPlan make_row_plan(std::int64_t rows, std::int64_t cols, std::size_
     return p;
   }
   p.path = RowPath::block_per_row;
-  if (cols >= RowTuning::kLongCols) p.threads = RowTuning::kLongThreads;
+  p.threads = block_threads(cols);
   p.grid = min_of(rows, RowTuning::kMaxBlockGrid);
   return p;
 }

@@ -13,6 +13,7 @@
 #include <gpuprims/top2.hpp>
 
 #include "common/device/top2_order.hpp"
+#include "reduce/src/rows/float_row_scan.cuh"
 
 namespace gpuprims::reduce::detail {
 
@@ -75,36 +76,70 @@ __device__ __forceinline__ typename Op::Acc accumulate_vector(const Op& op, type
   }
 }
 
-// Thread tid's share of columns [c0, c1) of `row`, accumulated into acc in column order: columns up to
-// the first 16-byte boundary one per thread, then 16-byte vectors strided by kThreads, then the
-// remaining columns one per thread. The row may start anywhere T is aligned.
-template <int kThreads, class Op>
-__device__ __forceinline__ typename Op::Acc thread_range(const Op& op, const typename Op::Input* row, std::int64_t c0,
-                                                         std::int64_t c1, int tid, typename Op::Acc acc) {
-  using T = typename Op::Input;
-  constexpr int kPerVec = 16 / static_cast<int>(sizeof(T));
-  static_assert(kThreads >= kPerVec, "the head is one item per thread");
-  const auto addr = reinterpret_cast<std::uintptr_t>(row + c0);
-  std::int64_t head = static_cast<std::int64_t>((16 - addr % 16) % 16 / sizeof(T));
-  if (head > c1 - c0) head = c1 - c0;
-  if (tid < head) acc = accumulate(op, acc, row[c0 + tid], c0 + tid);
-  const std::int64_t start = c0 + head;
-  const std::int64_t vecs = (c1 - start) / kPerVec;
-  const uint4* body = reinterpret_cast<const uint4*>(row + start);
-  // Four vectors loaded before any is combined: a combine with a branch in it (the top-2's insertion,
-  // min / max's rare fall-back to order keys) would otherwise keep the compiler from issuing the next
-  // loads early. The combines run in column order either way.
+// Calls take(raw, c) for thread tid's 16-byte vectors body[tid], body[tid + kThreads], ... below
+// vecs, in column order (c: the vector's first column). Up to four vectors are loaded before any is
+// taken, the last batch too (its loads predicated): a row of one or two vectors a thread would
+// otherwise wait for each load in turn, and a take with a branch in it (the top-2's insertion, a rare
+// fall-back) would keep the compiler from issuing the next loads early.
+template <int kThreads, int kPerVec, class Col, class Take>
+__device__ __forceinline__ void for_each_vector(const uint4* body, Col start, Col vecs, int tid, Take&& take) {
   constexpr int kBatch = 4;
-  std::int64_t v = tid;
+  Col v = tid;
   for (; v + (kBatch - 1) * kThreads < vecs; v += kBatch * kThreads) {
     uint4 raw[kBatch];
 #pragma unroll
     for (int b = 0; b < kBatch; ++b) raw[b] = body[v + b * kThreads];
 #pragma unroll
-    for (int b = 0; b < kBatch; ++b) acc = accumulate_vector(op, acc, raw[b], start + (v + b * kThreads) * kPerVec);
+    for (int b = 0; b < kBatch; ++b) take(raw[b], static_cast<Col>(start + (v + b * kThreads) * kPerVec));
   }
-  for (; v < vecs; v += kThreads) acc = accumulate_vector(op, acc, body[v], start + v * kPerVec);
-  const std::int64_t tail = start + vecs * kPerVec + tid;
+  if (v < vecs) {
+    uint4 raw[kBatch - 1];
+#pragma unroll
+    for (int b = 0; b < kBatch - 1; ++b) {
+      if (v + b * kThreads < vecs) raw[b] = body[v + b * kThreads];
+    }
+#pragma unroll
+    for (int b = 0; b < kBatch - 1; ++b) {
+      if (v + b * kThreads < vecs) take(raw[b], static_cast<Col>(start + (v + b * kThreads) * kPerVec));
+    }
+  }
+}
+
+// Thread tid's share of columns [c0, c1) of `row`, accumulated into acc in column order: columns up to
+// the first 16-byte boundary one per thread, then 16-byte vectors strided by kThreads, then the
+// remaining columns one per thread. The row may start anywhere T is aligned. Col holds a column
+// (std::int32_t where the row is short enough, RowTuning::kMaxInt32Cols: fewer instructions a vector).
+template <int kThreads, class Col, class Op>
+__device__ __forceinline__ typename Op::Acc thread_range(const Op& op, const typename Op::Input* row, Col c0, Col c1,
+                                                         int tid, typename Op::Acc acc) {
+  using T = typename Op::Input;
+  constexpr int kPerVec = 16 / static_cast<int>(sizeof(T));
+  static_assert(kThreads >= kPerVec, "the head is one item per thread");
+  const auto addr = reinterpret_cast<std::uintptr_t>(row + c0);
+  Col head = static_cast<Col>((16 - addr % 16) % 16 / sizeof(T));
+  if (head > c1 - c0) head = c1 - c0;
+  if (tid < head) acc = accumulate(op, acc, row[c0 + tid], c0 + tid);
+  const Col start = c0 + head;
+  const Col vecs = (c1 - start) / kPerVec;
+  const uint4* body = reinterpret_cast<const uint4*>(row + start);
+  const auto exact = [&](const uint4& raw, Col c) { acc = accumulate_vector(op, acc, raw, c); };
+  if constexpr (kFloatArg<Op>) {
+    // float argmin / argmax, min / max: float_row_scan.cuh's scans (the same result).
+    FloatArgScan<Op, Col> scan;
+    for_each_vector<kThreads, kPerVec>(body, start, vecs, tid,
+                                       [&](const uint4& raw, Col c) { scan.take(op, acc, raw, c); });
+    acc = scan.finish(op, acc);
+  } else if constexpr (kFloatMinMax<Op>) {
+    FloatMinMaxScan<Op> scan;
+    for_each_vector<kThreads, kPerVec>(body, start, vecs, tid, [&](const uint4& raw, Col) { scan.take(raw); });
+    if (tid < vecs) {
+      if (scan.exact()) acc = scan.finish(op, acc);
+      else for_each_vector<kThreads, kPerVec>(body, start, vecs, tid, exact);  // its best is ±0: read again
+    }
+  } else {
+    for_each_vector<kThreads, kPerVec>(body, start, vecs, tid, exact);
+  }
+  const Col tail = start + vecs * kPerVec + tid;
   if (tail < c1) acc = accumulate(op, acc, row[tail], tail);
   return acc;
 }

@@ -18,7 +18,7 @@
 
 namespace gpuprims::reduce::detail {
 
-template <class Op>
+template <class Col, class Op>
 __global__ void __launch_bounds__(RowTuning::kThreads)
     rows_split_kernel(Op op, const typename Op::Input* in, std::int64_t cols, std::int64_t ld, std::int64_t splits,
                       std::int64_t split_cols, typename Op::Acc* partials) {
@@ -29,8 +29,8 @@ __global__ void __launch_bounds__(RowTuning::kThreads)
   const std::int64_t c0 = (b % splits) * split_cols;
   const std::int64_t c1 = c0 + split_cols < cols ? c0 + split_cols : cols;
   typename Op::Acc acc = op.identity();
-  if (c0 < c1) acc = thread_range<kThreads>(op, in + r * ld, c0, c1, tid, acc);
-  acc = ::gpuprims::detail::block_reduce<kThreads>(acc, ::gpuprims::device::CombineWith<Op>{op}, tid);
+  if (c0 < c1) acc = thread_range<kThreads>(op, in + r * ld, static_cast<Col>(c0), static_cast<Col>(c1), tid, acc);
+  acc = row_block_reduce<kThreads>(op, acc, tid, cols);
   if (tid == 0) partials[b] = acc;
 }
 
@@ -50,8 +50,14 @@ template <class Op>
 Status launch_rows_split(const Op& op, const typename Op::Input* in, std::int64_t rows, std::int64_t cols,
                          std::int64_t ld, std::int64_t splits, std::int64_t split_cols, typename Op::Acc* partials,
                          typename Op::Output* out, cudaStream_t stream) {
-  rows_split_kernel<Op><<<static_cast<unsigned>(rows * splits), RowTuning::kThreads, 0, stream>>>(
-      op, in, cols, ld, splits, split_cols, partials);
+  const auto blocks = static_cast<unsigned>(rows * splits);
+  if (cols <= RowTuning::kMaxInt32Cols) {
+    rows_split_kernel<std::int32_t, Op>
+        <<<blocks, RowTuning::kThreads, 0, stream>>>(op, in, cols, ld, splits, split_cols, partials);
+  } else {
+    rows_split_kernel<std::int64_t, Op>
+        <<<blocks, RowTuning::kThreads, 0, stream>>>(op, in, cols, ld, splits, split_cols, partials);
+  }
   GPUPRIMS_LAUNCH_CHECK();
   rows_combine_kernel<Op><<<static_cast<unsigned>(rows), RowTuning::kThreads, 0, stream>>>(op, partials, splits, out);
   GPUPRIMS_LAUNCH_CHECK();
