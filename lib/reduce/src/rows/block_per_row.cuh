@@ -30,30 +30,33 @@ __global__ void __launch_bounds__(kThreads)
   }
 }
 
+template <int kThreads, class Col, class Op>
+void launch_rows_block_kernel(const Op& op, const typename Op::Input* in, std::int64_t rows, std::int64_t cols,
+                              std::int64_t ld, typename Op::Output* out, unsigned blocks, cudaStream_t stream) {
+  rows_block_kernel<kThreads, Col, Op><<<blocks, kThreads, 0, stream>>>(op, in, rows, cols, ld, out);
+}
+
 template <class Op>
 Status launch_rows_block(const Op& op, const typename Op::Input* in, std::int64_t rows, std::int64_t cols,
                          std::int64_t ld, typename Op::Output* out, int threads, std::int64_t grid,
                          cudaStream_t stream) {
   const auto blocks = static_cast<unsigned>(grid);
-  using Narrow = std::int32_t;  // columns below RowTuning::kMaxInt32Cols, which only long rows pass
+  using Narrow = std::int32_t;  // columns below RowTuning::kMaxInt32Cols, which only very long rows pass
   switch (threads) {
-    case 64: rows_block_kernel<64, Narrow, Op><<<blocks, 64, 0, stream>>>(op, in, rows, cols, ld, out); break;
-    case 128: rows_block_kernel<128, Narrow, Op><<<blocks, 128, 0, stream>>>(op, in, rows, cols, ld, out); break;
+    case 64: launch_rows_block_kernel<64, Narrow>(op, in, rows, cols, ld, out, blocks, stream); break;
+    case 128: launch_rows_block_kernel<128, Narrow>(op, in, rows, cols, ld, out, blocks, stream); break;
     case RowTuning::kThreads:
-      rows_block_kernel<RowTuning::kThreads, Narrow, Op>
-          <<<blocks, RowTuning::kThreads, 0, stream>>>(op, in, rows, cols, ld, out);
+      launch_rows_block_kernel<RowTuning::kThreads, Narrow>(op, in, rows, cols, ld, out, blocks, stream);
       break;
     case RowTuning::kLongThreads:
-      rows_block_kernel<RowTuning::kLongThreads, Narrow, Op>
-          <<<blocks, RowTuning::kLongThreads, 0, stream>>>(op, in, rows, cols, ld, out);
+      launch_rows_block_kernel<RowTuning::kLongThreads, Narrow>(op, in, rows, cols, ld, out, blocks, stream);
       break;
     case RowTuning::kVeryLongThreads:
       if (cols <= RowTuning::kMaxInt32Cols) {
-        rows_block_kernel<RowTuning::kVeryLongThreads, Narrow, Op>
-            <<<blocks, RowTuning::kVeryLongThreads, 0, stream>>>(op, in, rows, cols, ld, out);
+        launch_rows_block_kernel<RowTuning::kVeryLongThreads, Narrow>(op, in, rows, cols, ld, out, blocks, stream);
       } else {
-        rows_block_kernel<RowTuning::kVeryLongThreads, std::int64_t, Op>
-            <<<blocks, RowTuning::kVeryLongThreads, 0, stream>>>(op, in, rows, cols, ld, out);
+        launch_rows_block_kernel<RowTuning::kVeryLongThreads, std::int64_t>(op, in, rows, cols, ld, out, blocks,
+                                                                            stream);
       }
       break;
     default: return Status::invalid_argument;  // not a block_threads size

@@ -15,11 +15,13 @@
 // - The block tree of argmin / argmax combines one 64-bit word per thread, key << 32 | column (argmax:
 //   the key inverted), whose smallest value is the winner, lowest column first: a 64-bit min and two
 //   shuffles a level.
-// No .ftz anywhere: a subnormal is kept, so a non-NaN native best equals one of the elements.
+// The library builds without -ftz: a subnormal is kept, so a non-NaN native best equals one of the
+// elements.
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
 
+#include <gpuprims/device/device_reduce.cuh>
 #include <gpuprims/device/reduce_ops.hpp>
 
 #include "common/device/block_reduce.cuh"
@@ -33,17 +35,10 @@ template <class Op>
 inline constexpr bool kFloatMinMax =
     std::is_same_v<Op, ::gpuprims::device::Min<float>> || std::is_same_v<Op, ::gpuprims::device::Max<float>>;
 
-// a <- the better of a and b: min.f32 (NaN only when both are) or max.NaN.f32 (NaN when either is).
-template <bool kMax>
-__device__ __forceinline__ float native_best(float a, float b) {
-  float r;
-  if constexpr (kMax) asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
-  else asm("min.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
-  return r;
-}
+using ::gpuprims::device::reduce_detail::native_best;
 
-// The best of four floats: argmin's min.f32 is NaN only when all four are; argmax's max.NaN.f32 is
-// NaN when any is.
+// The best of four floats by device_reduce.cuh's native_best: argmin's fminf is NaN only when all four
+// are; argmax's max.NaN.f32 is NaN when any is.
 template <bool kMax>
 __device__ __forceinline__ float best_of_four(const float (&x)[4]) {
   return native_best<kMax>(native_best<kMax>(x[0], x[1]), native_best<kMax>(x[2], x[3]));
