@@ -2,6 +2,8 @@
 // Tuning constants of the SGEMM ladder, kept apart from the kernels: each rung's tile shape, and the
 // shapes of the tuned rung's paths (sgemm_autotune times every plan of them on the present GPU and
 // fits the cost model that picks among them: cost_model.hpp, model_constants.inc).
+#include <cstdint>
+
 namespace gpuprims::detail {
 
 // Rungs 1-3: one output per thread, 32 x 32 threads per block.
@@ -135,12 +137,11 @@ using TensorCoreRungConfig = TensorCoreConfig<128, 128, 32, 64, 32, 3, 1>;
 // before the GEMM rounds A and B to kParts TF32 parts (tf32x3: big and small, 2; tf32: rounded once,
 // 1), laid out as the MMAs read them (k-major core matrices), one contiguous kTileFloats piece per
 // 128-row tile and BK-deep slab; a stage is one such piece of A and one of B, brought in by bulk
-// copies (multicast across clusters of up to 2 x 2 blocks), kStages deep (about 192 KB either way;
-// the results leave from registers, so they need no room of their own). One block per SM, persistent:
-// tf32x3's accumulators and the slab's own sum take 128 registers per thread.
-// Measured and not kept (H100, 4096^3): the earlier form of this kernel, which read the FP32 slabs
-// by cp.async and split them itself (A in registers, B rewritten k-major in shared memory each slab),
-// ran 56 TFLOP/s, issue-bound on the split; a warp-specialized version of it, 48.
+// copies (multicast across clusters of 2 to 8 blocks: wgmma_cluster_shape below), kStages deep (about 192 KB either
+// way; the results leave from registers, so they need no room of their own). One block per SM, persistent: tf32x3's
+// accumulators and the slab's own sum take 128 registers per thread. Measured and not kept (H100, 4096^3): the earlier
+// form of this kernel, which read the FP32 slabs by cp.async and split them itself (A in registers, B rewritten k-major
+// in shared memory each slab), ran 56 TFLOP/s, issue-bound on the split; a warp-specialized version of it, 48.
 template <int kParts_>
 struct WgmmaTensorCoreConfigOf {
   static constexpr int kParts = kParts_;
@@ -158,6 +159,44 @@ struct WgmmaTensorCoreConfigOf {
 };
 using WgmmaTensorCoreConfig = WgmmaTensorCoreConfigOf<2>;  // tf32x3
 using WgmmaTf32Config = WgmmaTensorCoreConfigOf<1>;        // tf32
+
+//! A cluster of the wgmma form: m x n blocks of neighbouring output tiles, which share their A and B
+//! slabs by multicast (tensor_core_wgmma.cuh).
+struct WgmmaClusterShape {
+  int m, n;
+};
+
+//! tf32x3 takes clusters of 8 blocks from this many output tiles per SM (below).
+inline constexpr std::int64_t kWgmmaWideClusterTilesPerSm = 12;
+//! tf32 takes pairs of blocks, not 2 x 2 clusters, from this depth on (below).
+inline constexpr std::int64_t kWgmmaPairClusterMinK = 512;
+
+//! The wgmma form's cluster for a grid of tiles_m x tiles_n tiles, k deep, on a GPU of sm_count SMs,
+//! for the plain product or (fused) one with a top-2 epilogue; every side of the cluster divides the
+//! grid's (the kernel's tile groups are whole clusters).
+//! Measured on the H100 (results README, run AM; 132 SMs, of which whole clusters keep 132 blocks
+//! resident in pairs but 120 in clusters of 4 or 8):
+//! - tf32x3 reads two parts per slab and is bound by L2 bandwidth: a slab multicast to more blocks
+//!   is read from L2 fewer times. 2 x 4 clusters (a slab of A and one of B read per 1.33 tiles, 2 x 2:
+//!   per tile, 2 x 1: per 0.67) beat 2 x 2 by 2-9% on outputs of 12 or more tiles per SM (5120^3 to
+//!   8192^3, 16384^2 x 64); on fewer (3072^3, 4096^3, 2048 x 8192 x 4096) they lost 1-7%. Pairs ran
+//!   20-25% behind 2 x 2. The fused top-2s, whose epilogue takes longer than the product at short k,
+//!   ran 1-3% slower in clusters of 8 (16384^2 x 64, 65536^2 x 128 per row): they keep 2 x 2.
+//! - tf32 moves half the bytes and is bound by its SMs: pairs keep all 132 busy, where 2 x 2
+//!   clusters leave 12 idle, and ran 3-33% ahead from k = 1024 (2048^3 to 8192^3); at k = 64 and 128
+//!   2 x 2 stayed 3-5% ahead.
+constexpr WgmmaClusterShape wgmma_cluster_shape(bool three_products, bool fused, std::int64_t tiles_m,
+                                                std::int64_t tiles_n, std::int64_t k, int sm_count) {
+  const bool m2 = tiles_m % 2 == 0, n2 = tiles_n % 2 == 0;
+  if (three_products && !fused && tiles_m * tiles_n >= kWgmmaWideClusterTilesPerSm * sm_count) {
+    if (m2 && tiles_n % 4 == 0) return {2, 4};
+    if (tiles_m % 4 == 0 && n2) return {4, 2};
+  }
+  if (m2 && n2 && (three_products || k < kWgmmaPairClusterMinK)) return {2, 2};
+  if (m2) return {2, 1};
+  if (n2) return {1, 2};
+  return {1, 1};
+}
 
 // Measured and not kept: 128x256 and 256x128 with BK = 16 (H200: never beat BK = 8); 128x128x8 at 2
 // blocks per SM (H100: spills under the 128-register cap, 39.9 vs 46.2 TFLOP/s at 4096^3); a

@@ -17,6 +17,7 @@
 #include "gemm/src/detail/smem_layout.hpp"
 #include "gemm/src/detail/tile_index.hpp"
 #include "gemm/src/gemm_internal.hpp"
+#include "gemm/src/rungs/tensor_core_forms.hpp"
 #include "gemm/src/tuning.hpp"
 #include "gemm/tools/model_fit.hpp"
 #include "support/gpu.hpp"
@@ -549,6 +550,80 @@ TEST(GemmTop2End, InTheKernelOnlyForAboutOneWave) {
   const d::GemmPlan split = d::make_plan(path, 4096, 4);
   ASSERT_GT(split.splits, 1);
   EXPECT_TRUE(d::epilogue_in_one_wave(split, 4096, 4096, 132, 1)) << "the reduction's grid is capped per SM";
+}
+
+// The wgmma form's cluster pick (tuning.hpp): every side divides the tile grid's (the kernel's tile
+// groups are whole clusters), at most 8 blocks, 8 only for tf32x3 on grids of 12 or more tiles per SM,
+// 2 x 2 for tf32 only below k = 512; the H100 cases the rule was measured on.
+TEST(GemmWgmmaClusters, ThePickDividesTheTileGridAndFollowsItsRule) {
+  for (const bool x3 : {true, false})
+    for (const bool fused : {false, true})
+      for (const int sms : {1, 108, 132})
+        for (std::int64_t tm = 1; tm <= 160; tm += (tm < 40 ? 1 : 7))
+          for (std::int64_t tn = 1; tn <= 160; tn += (tn < 40 ? 1 : 5))
+            for (const std::int64_t k : {1, 64, 511, 512, 8192}) {
+              const d::WgmmaClusterShape c = d::wgmma_cluster_shape(x3, fused, tm, tn, k, sms);
+              SCOPED_TRACE(std::to_string(tm) + " x " + std::to_string(tn) + " tiles, k " + std::to_string(k));
+              ASSERT_TRUE(c.m == 1 || c.m == 2 || c.m == 4);
+              ASSERT_TRUE(c.n == 1 || c.n == 2 || c.n == 4);
+              ASSERT_EQ(tm % c.m, 0);
+              ASSERT_EQ(tn % c.n, 0);
+              ASSERT_LE(c.m * c.n, x3 ? 8 : 4);
+              if (c.m * c.n == 8) {
+                ASSERT_GE(tm * tn, d::kWgmmaWideClusterTilesPerSm * sms);
+                ASSERT_FALSE(fused);
+              }
+              if (c.m * c.n == 4) {
+                ASSERT_TRUE(c.m == 2 && c.n == 2);
+              }
+              if (!x3 && k >= d::kWgmmaPairClusterMinK) {
+                ASSERT_LT(c.m * c.n, 4);
+              }
+              if (tm % 2 == 0 || tn % 2 == 0) {
+                ASSERT_GT(c.m * c.n, 1) << "a pair fits";
+              }
+            }
+  const auto is = [](d::WgmmaClusterShape c, int m, int n) { return c.m == m && c.n == n; };
+  EXPECT_TRUE(is(d::wgmma_cluster_shape(true, false, 64, 64, 8192, 132), 2, 4)) << "8192^3";
+  EXPECT_TRUE(is(d::wgmma_cluster_shape(true, false, 128, 128, 64, 132), 2, 4)) << "16384^2 x 64";
+  EXPECT_TRUE(is(d::wgmma_cluster_shape(true, false, 96, 32, 2048, 132), 2, 4)) << "12288 x 4096 x 2048";
+  EXPECT_TRUE(is(d::wgmma_cluster_shape(true, false, 64, 30, 8192, 132), 4, 2)) << "columns of tiles not in fours";
+  EXPECT_TRUE(is(d::wgmma_cluster_shape(true, false, 32, 32, 4096, 132), 2, 2)) << "4096^3: 7.8 tiles per SM";
+  EXPECT_TRUE(is(d::wgmma_cluster_shape(true, true, 128, 128, 64, 132), 2, 2)) << "fused top-2, 16384^2 x 64";
+  EXPECT_TRUE(is(d::wgmma_cluster_shape(true, false, 63, 64, 8192, 132), 1, 2));
+  EXPECT_TRUE(is(d::wgmma_cluster_shape(false, false, 32, 32, 4096, 132), 2, 1)) << "tf32 at 4096^3";
+  EXPECT_TRUE(is(d::wgmma_cluster_shape(false, false, 31, 32, 4096, 132), 1, 2));
+  EXPECT_TRUE(is(d::wgmma_cluster_shape(false, false, 64, 64, 128, 132), 2, 2)) << "tf32 at 8192^2 x 128";
+  EXPECT_TRUE(is(d::wgmma_cluster_shape(false, false, 33, 33, 4096, 132), 1, 1));
+}
+
+// The test hook's pin holds where the call can take it, and gives way to the pick elsewhere: sides
+// that do not divide the tile grid, 8 blocks for tf32, shapes with no kernels (4 x 1, 4 x 4).
+TEST(GemmWgmmaClusters, APinnedShapeGivesWayWhereTheCallCannotTakeIt) {
+  struct Unpin {
+    ~Unpin() { d::pin_wgmma_cluster_shape({0, 0}); }
+  } unpin;
+  const auto is = [](d::WgmmaClusterShape c, d::WgmmaClusterShape e) { return c.m == e.m && c.n == e.n; };
+  const auto pick = [](bool x3, std::int64_t m, std::int64_t n, std::int64_t k) {
+    d::pin_wgmma_cluster_shape({0, 0});
+    return d::wgmma_cluster_for(x3, false, m, n, k);
+  };
+  const d::WgmmaClusterShape p1 = pick(true, 1000, 1000, 100), p2 = pick(true, 1000, 520, 100),
+                             p3 = pick(false, 1000, 1000, 100);
+  d::pin_wgmma_cluster_shape({2, 4});
+  EXPECT_TRUE(is(d::wgmma_cluster_for(true, false, 1000, 1000, 100), {2, 4})) << "8 x 8 tiles";
+  EXPECT_TRUE(is(d::wgmma_cluster_for(true, false, 1000, 520, 100), p2)) << "8 x 5 tiles";
+  EXPECT_TRUE(is(d::wgmma_cluster_for(false, false, 1000, 1000, 100), p3)) << "no tf32 kernels in clusters of 8";
+  d::pin_wgmma_cluster_shape({4, 2});
+  EXPECT_TRUE(is(d::wgmma_cluster_for(true, false, 1000, 1000, 100), {4, 2}));
+  d::pin_wgmma_cluster_shape({1, 1});
+  EXPECT_TRUE(is(d::wgmma_cluster_for(false, false, 1000, 1000, 100), {1, 1}));
+  EXPECT_TRUE(is(d::wgmma_cluster_for(true, false, 1000, 520, 100), {1, 1}));
+  for (const d::WgmmaClusterShape none :
+       {d::WgmmaClusterShape{4, 1}, d::WgmmaClusterShape{4, 4}, d::WgmmaClusterShape{3, 1}}) {
+    d::pin_wgmma_cluster_shape(none);
+    EXPECT_TRUE(is(d::wgmma_cluster_for(true, false, 1000, 1000, 100), p1));
+  }
 }
 
 // Occupancy is known for the tuned paths only (the cost model queries it); a ladder rung gets 0.

@@ -418,6 +418,82 @@ TEST(TensorCoreForms, WgmmaFormBlocksTakingManyTilesEachKeepTheProductAndTheFuse
   }
 }
 
+// Pins the wgmma form's cluster shape for the life of a test, then restores the automatic pick.
+class PinnedCluster {
+ public:
+  explicit PinnedCluster(gpuprims::detail::WgmmaClusterShape shape) {
+    gpuprims::detail::pin_wgmma_cluster_shape(shape);
+  }
+  ~PinnedCluster() { gpuprims::detail::pin_wgmma_cluster_shape({0, 0}); }
+  PinnedCluster(const PinnedCluster&) = delete;
+  PinnedCluster& operator=(const PinnedCluster&) = delete;
+};
+
+// Every cluster shape of the wgmma form pinned in turn (the automatic pick takes clusters of 8 for
+// tf32x3 only on outputs of 12 or more tiles per SM, too large for a test against the CPU product):
+// 2 x 4 and 4 x 2 (tf32x3; tf32 gives way to its own pick), 2 x 2, 2 x 1, 1 x 2 and single blocks,
+// over tile grids of 8 x 8 (one tile per block), 16 x 16 with a short k (blocks taking several tiles,
+// slab sequences crossing tiles) and 8 x 5 (no 2 x 4 or 4 x 2 fits: the pick instead), with tails,
+// padded and offset operands: the product within its bound over a NaN C, the fused top-2s (global
+// and per row) equal to their unfused twins, and bitwise the same C as the automatic pick's clusters.
+TEST(TensorCoreForms, WgmmaFormInEveryClusterShapeKeepsTheProductAndTheFusedTop2s) {
+  GPUPRIMS_REQUIRE_GPU();
+  namespace d = gpuprims::detail;
+  const PinnedForm form(d::TensorCoreForm::wgmma);
+  struct Case {
+    std::int64_t m, n, k;
+    int pad, off;
+  };
+  const Case cases[] = {{1000, 1000, 100, 1, 1}, {2040, 2000, 40, 0, 0}, {1000, 520, 163, 3, 2}};
+  const d::WgmmaClusterShape shapes[] = {{2, 4}, {4, 2}, {2, 2}, {2, 1}, {1, 2}, {1, 1}};
+  std::uint64_t salt = 1800;
+  for (const Case& cs : cases) {
+    const auto l = t::make_layout(cs.m, cs.n, cs.k, cs.pad, cs.pad, cs.pad, cs.off, cs.off, cs.off);
+    auto rng = t::make_rng(++salt);
+    const t::GemmInputs in = t::make_inputs(l, rng);
+    const t::ProductReference ref = t::reference_product(l.m, l.n, l.k, in.A.data(), l.lda, in.B.data(), l.ldb);
+    for (Algorithm algo : {Algorithm::tf32, Algorithm::tf32x3}) {
+      const t::GemmRun automatic = t::run_sgemm(l, in, algo, 1.0f, 0.0f, true);
+      ASSERT_STATUS(Status::success, automatic.status);
+      for (const d::WgmmaClusterShape shape : shapes) {
+        const PinnedCluster pin(shape);
+        const d::WgmmaClusterShape taken = d::wgmma_cluster_for(algo == Algorithm::tf32x3, false, l.m, l.n, l.k);
+        SCOPED_TRACE(std::string(gpuprims::gemm::name(algo)) + " " + l.describe() + " cluster pinned " +
+                     std::to_string(shape.m) + "x" + std::to_string(shape.n) + ", taken " + std::to_string(taken.m) +
+                     "x" + std::to_string(taken.n));
+        const bool fits = (l.m + 127) / 128 % shape.m == 0 && (l.n + 127) / 128 % shape.n == 0;
+        if (fits && (algo == Algorithm::tf32x3 || shape.m * shape.n <= 4)) {
+          EXPECT_TRUE(taken.m == shape.m && taken.n == shape.n);
+        } else {
+          EXPECT_EQ((l.m + 127) / 128 % taken.m, 0);
+          EXPECT_EQ((l.n + 127) / 128 % taken.n, 0);
+        }
+        const t::GemmRun run = t::run_sgemm(l, in, algo, 1.0f, 0.0f, true);
+        ASSERT_STATUS(Status::success, run.status);
+        ASSERT_EQ(run.cuda_error, "");
+        EXPECT_EQ(run.guard_damage, "");
+        EXPECT_EQ(t::check_gemm(l, ref, 1.0f, 0.0f, in.C, run.C, true, algo), "");
+        EXPECT_EQ(std::memcmp(run.C.data(), automatic.C.data(), run.C.size() * sizeof(float)), 0)
+            << "the clusters change where slabs come from, not the sums";
+        const t::Top2Run fused = t::run_sgemm_top2(l, in, algo, 0.5f, 2.0f);
+        ASSERT_STATUS(Status::success, fused.status);
+        EXPECT_EQ(t::check_gemm(l, ref, 0.5f, 2.0f, in.C, fused.C, false, algo), "");
+        const t::Top2Run twin = t::run_reduce_top2(fused.C, l.m, l.n, l.ldc);
+        ASSERT_STATUS(Status::success, twin.status);
+        EXPECT_EQ(t::top2_diff(fused.top2, twin.top2), "");
+        const t::Top2Run unstored = t::run_sgemm_top2(l, in, algo, 1.0f, 0.0f, false);
+        ASSERT_STATUS(Status::success, unstored.status);
+        const t::Top2Run unstored_twin = t::run_reduce_top2(run.C, l.m, l.n, l.ldc);
+        ASSERT_STATUS(Status::success, unstored_twin.status);
+        EXPECT_EQ(t::top2_diff(unstored.top2, unstored_twin.top2), "");
+        const t::RowTop2Run rows = t::run_sgemm_row_top2(l, in, algo, 1.0f, 0.0f);
+        ASSERT_STATUS(Status::success, rows.status);
+        EXPECT_EQ(t::row_top2_bytes_diff(rows.rows, t::reference_row_top2(rows.C.data(), l.m, l.n, l.ldc)), "");
+      }
+    }
+  }
+}
+
 // The wgmma form reads A and B split and packed into the call's workspace: the query names exactly
 // that (both operands, padded to whole 128-row tiles and 32-deep slabs, two parts each) when the form
 // runs and nothing otherwise; the explicit-workspace call refuses 16 bytes too few before any launch

@@ -200,18 +200,17 @@ __device__ __forceinline__ void wgmma_tile_out(const GemmOperands& op, Epilogue<
   }
 }
 
-//! The GEMM over packed operands, persistent, in clusters of kClusterM x kClusterN blocks (a 2 x 2,
-//! 2 x 1, 1 x 2 or single block of output tiles): cluster q of the grid takes the cluster-sized
-//! groups of tiles q, q + clusters, ... in turn. The blocks of a cluster that share A's rows (or B's
-//! columns) each fetch a share of that packed slab and multicast it to all of them, so the slab leaves
-//! L2 once per cluster, not once per block (the form is L2-bandwidth-bound without it). A block's
-//! slabs over all its tiles form one sequence of items through the kStages stages; thread 0 feeds
-//! them: kStages items at the start, then in step g (its warpgroup's MMAs of item g issued) it waits
-//! until every warp of the cluster is done with item g - 1 and fetches item g - 1 + kStages into that
-//! stage. So the next tile's first slabs land while a tile's results go out, and a short k (a few
-//! slabs per tile) no longer pays a block's start, its stages' fill and its epilogue one after the
-//! other per tile. Each stage has a `full` barrier (every byte of both slabs landed here) and an
-//! `empty` one (every warp of every block of the cluster finished its MMAs on it).
+//! The GEMM over packed operands, persistent, in clusters of kClusterM x kClusterN blocks (a 2 x 4,
+//! 4 x 2, 2 x 2, 2 x 1, 1 x 2 or single block of output tiles: wgmma_cluster_shape, tuning.hpp): cluster q of the grid
+//! takes the cluster-sized groups of tiles q, q + clusters, ... in turn. The blocks of a cluster that share A's rows
+//! (or B's columns) each fetch a share of that packed slab and multicast it to all of them, so the slab leaves L2 once
+//! per cluster, not once per block (the form is L2-bandwidth-bound without it). A block's slabs over all its tiles form
+//! one sequence of items through the kStages stages; thread 0 feeds them: kStages items at the start, then in step g
+//! (its warpgroup's MMAs of item g issued) it waits until every warp of the cluster is done with item g - 1 and fetches
+//! item g - 1 + kStages into that stage. So the next tile's first slabs land while a tile's results go out, and a short
+//! k (a few slabs per tile) no longer pays a block's start, its stages' fill and its epilogue one after the other per
+//! tile. Each stage has a `full` barrier (every byte of both slabs landed here) and an `empty` one (every warp of every
+//! block of the cluster finished its MMAs on it).
 template <class Cfg, class Products, int kClusterM, int kClusterN, class Visitor>
 __global__ void __launch_bounds__(Cfg::kThreads, 1)
     wgmma_tensor_core_kernel(GemmOperands op, const float* a_packed, const float* b_packed,
@@ -224,6 +223,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   ::gpuprims::device::allow_dependent_launch();  // a split-K reduction after this kernel may be scheduled early
   constexpr int kCluster = kClusterM * kClusterN;
   constexpr int kAShare = Cfg::kTileFloats / kClusterN, kBShare = Cfg::kTileFloats / kClusterM;
+  static_assert(kCluster <= 8, "a portable cluster size; the rank masks below hold 16 blocks");
+  static_assert(kAShare % 4 == 0 && kBShare % 4 == 0, "each block's share of a slab is whole 16-byte pieces");
   extern __shared__ float4 smem_f4[];  // Cfg::kSmemBytes, set at launch
   __shared__ std::uint64_t full[Cfg::kStages], empty[Cfg::kStages];
   float* const smem = reinterpret_cast<float*>(smem_f4);
@@ -354,27 +355,31 @@ std::size_t wgmma_tensor_core_workspace_bytes(std::int64_t m, std::int64_t n, st
   return static_cast<std::size_t>(L::floats(m, k) + L::floats(n, k)) * sizeof(float);
 }
 
-// The cluster shape (kClusterM, kClusterN) the launcher takes for an m x n output: the largest whose
-// block of tiles divides the grid (kernel above). f(cm, cn) with std::integral_constant arguments.
+// f(cm, cn) with std::integral_constant arguments: the cluster shape (kClusterM, kClusterN) as types.
+// Clusters of 8 only for tf32x3 (wgmma_cluster_shape, tuning.hpp), so tf32 builds no kernels for them.
 template <class Cfg, class F>
-decltype(auto) with_cluster_shape(std::int64_t m, std::int64_t n, F&& f) {
+decltype(auto) with_cluster_shape(WgmmaClusterShape shape, F&& f) {
   using One = std::integral_constant<int, 1>;
   using Two = std::integral_constant<int, 2>;
-  const bool pair_m = ceil_div<std::int64_t>(m, Cfg::BM) % 2 == 0, pair_n = ceil_div<std::int64_t>(n, Cfg::BN) % 2 == 0;
-  if (pair_m && pair_n) return f(Two{}, Two{});
-  if (pair_m) return f(Two{}, One{});
-  if (pair_n) return f(One{}, Two{});
+  using Four = std::integral_constant<int, 4>;
+  if constexpr (Cfg::kParts == 2) {
+    if (shape.m == 2 && shape.n == 4) return f(Two{}, Four{});
+    if (shape.m == 4 && shape.n == 2) return f(Four{}, Two{});
+  }
+  if (shape.m == 2 && shape.n == 2) return f(Two{}, Two{});
+  if (shape.m == 2 && shape.n == 1) return f(Two{}, One{});
+  if (shape.m == 1 && shape.n == 2) return f(One{}, Two{});
   return f(One{}, One{});
 }
 
-//! Blocks of the form's kernel resident at once on the current device, in the cluster shape an m x n
-//! output takes: the GPU places whole clusters within one GPC, so with 2 x 2 clusters fewer blocks
-//! than SMs run together. Queried once per device and cluster shape; 0 when the query fails.
+//! Blocks of the form's kernel resident at once on the current device in clusters of the given shape:
+//! the GPU places whole clusters within one GPC, so with clusters of 4 or 8 fewer blocks than SMs run
+//! together. Queried once per device and cluster shape; 0 when the query fails.
 template <class Products, class Cfg = WgmmaTensorCoreConfig>
-int wgmma_tensor_core_resident_blocks(std::int64_t m, std::int64_t n) {
+int wgmma_tensor_core_resident_blocks(WgmmaClusterShape cluster) {
   const DeviceInfo* device = nullptr;
   if (current_device_info(&device) != Status::success || !device->runs_sm90a()) return 0;
-  return with_cluster_shape<Cfg>(m, n, [&](auto cm, auto cn) {
+  return with_cluster_shape<Cfg>(cluster, [&](auto cm, auto cn) {
     constexpr int kBlocks = decltype(cm)::value * decltype(cn)::value;
     constexpr auto kernel =
         &wgmma_tensor_core_kernel<Cfg, Products, decltype(cm)::value, decltype(cn)::value, StoreOnlyVisitor>;
@@ -396,10 +401,11 @@ int wgmma_tensor_core_resident_blocks(std::int64_t m, std::int64_t n) {
 }
 
 //! The wgmma form's launcher: the packing pass for A and B into c.rung_workspace (at least
-//! wgmma_tensor_core_workspace_bytes), then the GEMM. sm_90a code, so only for a compute capability
-//! 9.0 device (the caller, rungs/tensor_core_forms.cu, checks; so does this).
+//! wgmma_tensor_core_workspace_bytes), then the GEMM in clusters of the given shape (its sides divide
+//! the tile grid's: rungs/tensor_core_forms.hpp, wgmma_cluster_for). sm_90a code, so only for a
+//! compute capability 9.0 device (the caller, rungs/tensor_core_forms.cu, checks; so does this).
 template <class Products, class Cfg = WgmmaTensorCoreConfig>
-Status launch_wgmma_tensor_core(const GemmCall& c) {
+Status launch_wgmma_tensor_core(const GemmCall& c, WgmmaClusterShape cluster) {
   using L = PackedLayout<Cfg>;
   const DeviceInfo* device = nullptr;
   GPUPRIMS_TRY(current_device_info(&device));
@@ -410,6 +416,8 @@ Status launch_wgmma_tensor_core(const GemmCall& c) {
   auto* const a_packed = static_cast<float*>(c.rung_workspace);
   float* const b_packed = a_packed == nullptr ? nullptr : a_packed + L::floats(op.m, op.k);
   if (c.splits > 1 && op.k_split % Cfg::BK != 0) return Status::invalid_argument;  // splits at whole slabs
+  if (ceil_div<std::int64_t>(op.m, Cfg::BM) % cluster.m != 0 || ceil_div<std::int64_t>(op.n, Cfg::BN) % cluster.n != 0)
+    return Status::invalid_argument;  // the kernel's tile groups are whole clusters
   if (op.k > 0) {
     if (a_packed == nullptr) return Status::invalid_argument;
     // Enough blocks per operand to fill the GPU several times over; each loops over its share of the
@@ -429,7 +437,7 @@ Status launch_wgmma_tensor_core(const GemmCall& c) {
     // Persistent: no more clusters than stay resident (per block row of a split plan), each taking
     // tile groups in turn; every tile when the query fails.
     constexpr int kCluster = decltype(cm)::value * decltype(cn)::value;
-    const int resident = wgmma_tensor_core_resident_blocks<Products, Cfg>(op.m, op.n);
+    const int resident = wgmma_tensor_core_resident_blocks<Products, Cfg>(cluster);
     const unsigned grid_x =
         resident <= 0 ? blocks
                       : static_cast<unsigned>(min_of<std::int64_t>(
@@ -440,7 +448,7 @@ Status launch_wgmma_tensor_core(const GemmCall& c) {
                              static_cast<const float*>(b_packed), epilogue_params<V>(c));
   };
   const Status launched = launch_by_epilogue(
-      c, [&](auto visitor) { with_cluster_shape<Cfg>(op.m, op.n, [&](auto cm, auto cn) { run(cm, cn, visitor); }); });
+      c, [&](auto visitor) { with_cluster_shape<Cfg>(cluster, [&](auto cm, auto cn) { run(cm, cn, visitor); }); });
   GPUPRIMS_TRY(st);
   GPUPRIMS_CUDA_TRY(err);
   return launched;

@@ -14,6 +14,7 @@ namespace gpuprims::detail {
 namespace {
 
 std::atomic<TensorCoreForm> g_form{TensorCoreForm::automatic};
+std::atomic<int> g_pinned_cluster{0};  // the pinned cluster shape as 16 * m + n (0: none)
 
 }  // namespace
 
@@ -24,6 +25,10 @@ static_assert(WgmmaTensorCoreConfig::BM == TensorCoreRungConfig::BM &&
 void set_tensor_core_form(TensorCoreForm form) noexcept { g_form.store(form, std::memory_order_relaxed); }
 
 bool wgmma_form_built() noexcept { return GPUPRIMS_HAVE_WGMMA_FORM != 0; }
+
+void pin_wgmma_cluster_shape(WgmmaClusterShape shape) noexcept {
+  g_pinned_cluster.store(16 * shape.m + shape.n, std::memory_order_relaxed);
+}
 
 bool wgmma_form_runs() noexcept {
 #if GPUPRIMS_HAVE_WGMMA_FORM
@@ -54,12 +59,24 @@ int current_sm_count() {
 #if GPUPRIMS_HAVE_WGMMA_FORM
 // tf32x3's wgmma form's split count by fill_splits over the blocks its clusters keep resident.
 int wgmma_fill_splits(std::int64_t m, std::int64_t n, std::int64_t k, int sm_count) {
-  const int resident = tf32x3_wgmma_resident_blocks(m, n);
+  const int resident = tf32x3_wgmma_resident_blocks(m, n, k);
   return fill_splits(tensor_core_tiles(m, n), k, resident > 0 ? min_of(resident, sm_count) : sm_count);
 }
 #endif
 
 }  // namespace
+
+WgmmaClusterShape wgmma_cluster_for(bool three_products, bool fused, std::int64_t m, std::int64_t n,
+                                    std::int64_t k) noexcept {
+  using Cfg = WgmmaTensorCoreConfig;
+  const std::int64_t tiles_m = ceil_div<std::int64_t>(m, Cfg::BM), tiles_n = ceil_div<std::int64_t>(n, Cfg::BN);
+  const int pinned = g_pinned_cluster.load(std::memory_order_relaxed);
+  const WgmmaClusterShape pin{pinned / 16, pinned % 16};
+  const bool known = (pin.m == 1 || pin.m == 2 || pin.m == 4) && (pin.n == 1 || pin.n == 2 || pin.n == 4) &&
+                     pin.m * pin.n <= (three_products ? 8 : 4) && (pin.m * pin.n != 4 || pin.m == 2);
+  if (known && tiles_m % pin.m == 0 && tiles_n % pin.n == 0) return pin;
+  return wgmma_cluster_shape(three_products, fused, tiles_m, tiles_n, k, current_sm_count());
+}
 
 bool wgmma_form_runs(gemm::Algorithm rung, std::int64_t m, std::int64_t n, std::int64_t k, int splits,
                      std::int64_t k_split) noexcept {
@@ -77,7 +94,7 @@ bool wgmma_form_runs(gemm::Algorithm rung, std::int64_t m, std::int64_t n, std::
            (rung == gemm::Algorithm::tf32x3 && wgmma_fill_splits(m, n, k, sms) == 1);
   }
   // Split: tf32x3 only, in splits deep enough, and no more blocks than its clusters keep resident.
-  const std::int64_t resident = tf32x3_wgmma_resident_blocks(m, n);
+  const std::int64_t resident = tf32x3_wgmma_resident_blocks(m, n, k);
   return rung == gemm::Algorithm::tf32x3 && k_split >= kWgmmaMinSplitDepth &&
          tensor_core_tiles(m, n) * splits <= resident;
 #else

@@ -11,6 +11,7 @@
 #include <cstdint>
 
 #include "gemm/src/detail/gemm_call.hpp"
+#include "gemm/src/tuning.hpp"
 
 namespace gpuprims::detail {
 
@@ -26,6 +27,19 @@ void set_tensor_core_form(TensorCoreForm form) noexcept;
 
 //! Whether this build has the wgmma form (its architecture list had 90).
 bool wgmma_form_built() noexcept;
+
+//! Test hook: the wgmma form's cluster shape from now on (process-wide; {0, 0}: wgmma_cluster_shape's
+//! pick, tuning.hpp). A pinned shape a call cannot take gives way to the pick (wgmma_cluster_for).
+void pin_wgmma_cluster_shape(WgmmaClusterShape shape) noexcept;
+
+//! The wgmma form's cluster for an m x n x k call of tf32x3 (three_products) or tf32 on the current
+//! device, plain or with a top-2 epilogue (fused): the pinned shape where its sides divide the tile
+//! grid's and the rung has kernels for it (clusters of 8 only for tf32x3), else wgmma_cluster_shape's
+//! pick. The launcher and the split rules (through the resident-block count, for the plain product)
+//! both ask here; the fused product's pick differs only in clusters of 8, on grids of 12 or more tiles
+//! per SM, which no split plan reaches.
+WgmmaClusterShape wgmma_cluster_for(bool three_products, bool fused, std::int64_t m, std::int64_t n,
+                                    std::int64_t k) noexcept;
 
 //! Whether the tensor-core rungs can run their wgmma form on the current device (built, device 9.0,
 //! and the form not pinned to mma.sync).
@@ -65,7 +79,7 @@ bool wgmma_form_runs(gemm::Algorithm rung, std::int64_t m, std::int64_t n, std::
 //! The tensor-core rungs' split rules (RungEntry::ladder_splits, plan.hpp's fill_splits): enough
 //! splits to fill the blocks the form keeps resident at once: one per SM for mma.sync; tf32x3, where
 //! its wgmma form pays off, takes that form's plan: unsplit when its own rule does not split (its
-//! clusters hold 2 or 4 SMs of one GPC, so on an H100 fewer than 132 blocks of 2 x 2 clusters run
+//! clusters hold 2 to 8 SMs of one GPC, so on an H100 fewer than 132 blocks of 2 x 2 clusters run
 //! together), else its split plan where wgmma_form_runs accepts it, else mma.sync's.
 int tf32_splits(std::int64_t m, std::int64_t n, std::int64_t k, int sm_count);
 int tf32x3_splits(std::int64_t m, std::int64_t n, std::int64_t k, int sm_count);
@@ -84,8 +98,8 @@ Status launch_tf32_wgmma(const GemmCall& c);
 Status launch_tf32x3_wgmma(const GemmCall& c);
 std::size_t tf32_wgmma_workspace_bytes(std::int64_t m, std::int64_t n, std::int64_t k);
 std::size_t tf32x3_wgmma_workspace_bytes(std::int64_t m, std::int64_t n, std::int64_t k);
-//! Blocks of the form's kernel resident at once on the current device in the cluster shape it takes
-//! for an m x n output (0 when the query fails).
-int tf32x3_wgmma_resident_blocks(std::int64_t m, std::int64_t n);
+//! Blocks of tf32x3's wgmma kernel resident at once on the current device in the clusters an m x n x
+//! k call takes (wgmma_cluster_for; 0 when the query fails).
+int tf32x3_wgmma_resident_blocks(std::int64_t m, std::int64_t n, std::int64_t k);
 
 }  // namespace gpuprims::detail

@@ -5,21 +5,31 @@
 #include "gemm/src/rungs/tensor_core_forms.hpp"
 
 namespace gpuprims::detail {
+namespace {
 
-Status launch_tf32_wgmma(const GemmCall& c) { return launch_wgmma_tensor_core<OneTf32Product, WgmmaTf32Config>(c); }
+bool fused(const GemmCall& c) { return c.epilogue != EpilogueKind::store; }
+
+}  // namespace
+
+Status launch_tf32_wgmma(const GemmCall& c) {
+  return launch_wgmma_tensor_core<OneTf32Product, WgmmaTf32Config>(
+      c, wgmma_cluster_for(false, fused(c), c.op.m, c.op.n, c.op.k));
+}
 
 std::size_t tf32_wgmma_workspace_bytes(std::int64_t m, std::int64_t n, std::int64_t k) {
   return wgmma_tensor_core_workspace_bytes<WgmmaTf32Config>(m, n, k);
 }
 
-Status launch_tf32x3_wgmma(const GemmCall& c) { return launch_wgmma_tensor_core<ThreeTf32Products>(c); }
+Status launch_tf32x3_wgmma(const GemmCall& c) {
+  return launch_wgmma_tensor_core<ThreeTf32Products>(c, wgmma_cluster_for(true, fused(c), c.op.m, c.op.n, c.op.k));
+}
 
 std::size_t tf32x3_wgmma_workspace_bytes(std::int64_t m, std::int64_t n, std::int64_t k) {
   return wgmma_tensor_core_workspace_bytes(m, n, k);
 }
 
-int tf32x3_wgmma_resident_blocks(std::int64_t m, std::int64_t n) {
-  return wgmma_tensor_core_resident_blocks<ThreeTf32Products>(m, n);
+int tf32x3_wgmma_resident_blocks(std::int64_t m, std::int64_t n, std::int64_t k) {
+  return wgmma_tensor_core_resident_blocks<ThreeTf32Products>(wgmma_cluster_for(true, /*fused=*/false, m, n, k));
 }
 
 }  // namespace gpuprims::detail
