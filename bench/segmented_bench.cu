@@ -155,7 +155,9 @@ int main(int argc, char** argv) {
       if (mismatch) rec.emplace_back("mismatch", true);
       // The plan this device gets (rows/plan.hpp): its path and its main kernel's block size (fields
       // the perf gate does not key records by, so records of other plans still meet).
-      const rd::RowPlan plan = rd::make_row_plan(rows, cols, 16, gpu.sm_count);
+      const rd::RowPlan plan =
+          rd::make_row_plan(rows, cols, 16, gpu.sm_count,
+                            op == "top2_argmin" ? rd::RowTuning::kTop2ColsPerThread : rd::RowTuning::kColsPerThread);
       rec.emplace_back("row_plan", std::string(plan.path == rd::RowPath::lane_group      ? "lane_group"
                                                : plan.path == rd::RowPath::block_per_row ? "block_per_row"
                                                                                          : "split_row"));

@@ -92,7 +92,11 @@ def segmented_section(s, h):
                 worst = (r, "%s %s" % o, cols)
             row.append(cell)
         for o in vs_cub + plain:
-            row.append(fmt_num(s.gbs((o[0], o[1], cols), OURS)))
+            cell = fmt_num(s.gbs((o[0], o[1], cols), OURS))
+            ours = s.rec((o[0], o[1], cols), OURS)
+            if ours is not None and plan_label(ours) != row[2]:
+                cell += " (%s)" % plan_label(ours)  # this operator's own plan (e.g. the top-2's blocks)
+            row.append(cell)
         rows.append(row)
     out.append(md_table(header, rows))
     extra = []

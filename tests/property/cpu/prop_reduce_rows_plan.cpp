@@ -73,10 +73,10 @@ TEST(ReduceRowsPlanProp, EveryColumnOnceAndChainsWithinTheBound) {
           RC_ASSERT(p.threads == 1024);
         } else if (cols >= rd::RowTuning::kLongCols) {
           RC_ASSERT(p.threads == 512);
-        } else {  // 64, 128 or 256 threads, each with 16 columns or more (64: shorter rows too)
+        } else {  // 64, 128 or 256 threads, each with 12 columns or more (64: shorter rows too)
           RC_ASSERT(p.threads == 64 || p.threads == 128 || p.threads == kThreads);
-          RC_ASSERT(p.threads == 64 || cols >= std::int64_t{p.threads} * 16);
-          RC_ASSERT(p.threads == kThreads || cols < std::int64_t{p.threads} * 32);
+          RC_ASSERT(p.threads == 64 || cols >= std::int64_t{p.threads} * 12);
+          RC_ASSERT(p.threads == kThreads || cols < std::int64_t{p.threads} * 24);
         }
         const std::int64_t most = model_range(0, cols, addr, elem, p.threads, &taken);
         RC_ASSERT(std::all_of(taken.begin(), taken.end(), [](int n) { return n == 1; }));

@@ -99,10 +99,10 @@ void expect_plan_valid(const rd::RowPlan& p, std::int64_t rows, std::int64_t col
         EXPECT_EQ(p.threads, 1024);
       } else if (cols >= Tuning::kLongCols) {
         EXPECT_EQ(p.threads, 512);
-      } else {  // a power of two from 64 to 256 leaving each thread 16 columns or more (64: shorter rows)
+      } else {  // a power of two from 64 to 256 leaving each thread 12 columns or more (64: shorter rows)
         EXPECT_TRUE(p.threads == 64 || p.threads == 128 || p.threads == 256) << p.threads;
-        EXPECT_TRUE(p.threads == 64 || cols >= std::int64_t{p.threads} * 16) << p.threads;
-        EXPECT_TRUE(p.threads == 256 || cols < std::int64_t{p.threads} * 32) << p.threads;
+        EXPECT_TRUE(p.threads == 64 || cols >= std::int64_t{p.threads} * 12) << p.threads;
+        EXPECT_TRUE(p.threads == 256 || cols < std::int64_t{p.threads} * 24) << p.threads;
       }
       EXPECT_GE(p.grid, 1);
       EXPECT_LE(p.grid, rows);
@@ -145,8 +145,8 @@ TEST(ReduceRowsCpu, RegimesGoWhereTheIssueSays) {
   EXPECT_EQ(rd::RowPath::block_per_row, rd::make_row_plan(1 << 16, 4096, 4, sm).path);
   EXPECT_EQ(rd::RowPath::block_per_row, rd::make_row_plan(1 << 12, 65536, 4, sm).path);
   EXPECT_EQ(rd::RowPath::block_per_row, rd::make_row_plan(7, 1000, 4, sm).path);  // too short to split
-  // Long rows read by 512-thread blocks, medium ones by 256-thread blocks, rows under 4096 columns by 128
-  // or 64 threads (16 columns or more each), split rows by 256-thread blocks.
+  // Long rows read by 512-thread blocks, medium ones by 256-thread blocks, rows under 3072 columns by 128
+  // or 64 threads (12 columns or more each), split rows by 256-thread blocks.
   EXPECT_EQ(512, rd::make_row_plan(1 << 12, 65536, 4, sm).threads);
   EXPECT_EQ(512, rd::make_row_plan(1201, 16411, 4, sm).threads);
   EXPECT_EQ(1024, rd::make_row_plan(1024, 1 << 17, 4, sm).threads);
@@ -157,9 +157,17 @@ TEST(ReduceRowsCpu, RegimesGoWhereTheIssueSays) {
   EXPECT_EQ(rd::RowPath::split_row, rd::make_row_plan(264, 1 << 20, 4, sm).path);
   EXPECT_EQ(256, rd::make_row_plan(1 << 16, 4096, 4, sm).threads);
   EXPECT_EQ(256, rd::make_row_plan(1 << 14, 16383, 4, sm).threads);
-  EXPECT_EQ(128, rd::make_row_plan(1 << 16, 4095, 4, sm).threads);
+  EXPECT_EQ(256, rd::make_row_plan(1 << 16, 3072, 4, sm).threads);
+  EXPECT_EQ(128, rd::make_row_plan(1 << 16, 3071, 4, sm).threads);
   EXPECT_EQ(128, rd::make_row_plan(1 << 16, 2048, 4, sm).threads);
-  EXPECT_EQ(64, rd::make_row_plan(1 << 16, 2047, 4, sm).threads);
+  EXPECT_EQ(128, rd::make_row_plan(1 << 16, 1536, 4, sm).threads);
+  EXPECT_EQ(64, rd::make_row_plan(1 << 16, 1535, 4, sm).threads);
+  // The per-row top-2 keeps 16 columns a thread: 64 threads below 2048 columns, 128 below 4096.
+  constexpr std::int64_t kTop2 = rd::RowTuning::kTop2ColsPerThread;
+  EXPECT_EQ(64, rd::make_row_plan(1 << 16, 2047, 32, sm, kTop2).threads);
+  EXPECT_EQ(128, rd::make_row_plan(1 << 16, 2048, 32, sm, kTop2).threads);
+  EXPECT_EQ(128, rd::make_row_plan(1 << 16, 4095, 32, sm, kTop2).threads);
+  EXPECT_EQ(256, rd::make_row_plan(1 << 16, 4096, 32, sm, kTop2).threads);
   EXPECT_EQ(64, rd::make_row_plan(1 << 18, 512, 4, sm).threads);
   EXPECT_EQ(64, rd::make_row_plan(1 << 18, 257, 4, sm).threads);
   EXPECT_EQ(256, rd::make_row_plan(256, 1 << 20, 4, sm).threads);  // split rows

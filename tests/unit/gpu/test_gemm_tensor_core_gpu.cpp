@@ -377,12 +377,44 @@ INSTANTIATE_TEST_SUITE_P(Form, TensorCoreFormsPinned,
   return info.param == gpuprims::detail::TensorCoreForm::wgmma ? "wgmma" : "mma_sync";
 });
 
+// What every run of the wgmma form keeps, checked for one layout and rung: the product within its
+// bound over a NaN C (beta == 0), the fused top-2 with C stored (alpha 0.5, beta 2) equal to its
+// unfused twin on that C, the top-2 with C not stored equal to a search of the product, and the
+// per-row top-2 equal to the per-row reference on its C. Returns the product's run.
+t::GemmRun expect_product_and_fused_top2s(const t::GemmLayout& l, const t::GemmInputs& in,
+                                          const t::ProductReference& ref, Algorithm algo) {
+  t::GemmRun run = t::run_sgemm(l, in, algo, 1.0f, 0.0f, true);
+  EXPECT_STATUS(Status::success, run.status);
+  EXPECT_EQ(run.cuda_error, "");
+  if (run.status != Status::success || !run.cuda_error.empty()) return run;
+  EXPECT_EQ(run.guard_damage, "");
+  EXPECT_EQ(t::check_gemm(l, ref, 1.0f, 0.0f, in.C, run.C, true, algo), "");
+  const t::Top2Run fused = t::run_sgemm_top2(l, in, algo, 0.5f, 2.0f);
+  EXPECT_STATUS(Status::success, fused.status);
+  if (fused.status == Status::success) {
+    EXPECT_EQ(t::check_gemm(l, ref, 0.5f, 2.0f, in.C, fused.C, false, algo), "");
+    const t::Top2Run twin = t::run_reduce_top2(fused.C, l.m, l.n, l.ldc);
+    EXPECT_STATUS(Status::success, twin.status);
+    EXPECT_EQ(t::top2_diff(fused.top2, twin.top2), "");
+  }
+  const t::Top2Run unstored = t::run_sgemm_top2(l, in, algo, 1.0f, 0.0f, false);
+  EXPECT_STATUS(Status::success, unstored.status);
+  const t::Top2Run unstored_twin = t::run_reduce_top2(run.C, l.m, l.n, l.ldc);
+  EXPECT_STATUS(Status::success, unstored_twin.status);
+  EXPECT_EQ(t::top2_diff(unstored.top2, unstored_twin.top2), "");
+  const t::RowTop2Run rows = t::run_sgemm_row_top2(l, in, algo, 1.0f, 0.0f);
+  EXPECT_STATUS(Status::success, rows.status);
+  if (rows.status == Status::success) {
+    EXPECT_EQ(t::row_top2_bytes_diff(rows.rows, t::reference_row_top2(rows.C.data(), l.m, l.n, l.ldc)), "");
+  }
+  return run;
+}
+
 // The wgmma form is persistent: no more blocks than stay resident (at most one per SM), each taking
 // tiles in turn, its next tile's slabs loading while a tile's results go out. Outputs of 255 to 324
 // tiles, more than any GPU here keeps resident, in each cluster shape (odd and even tile counts along
 // m and n), with short k (one to three slabs a tile, so a block's sequence of slabs crosses tiles
-// often) and padded, offset operands: the product within its bound, beta == 0 over a NaN C, and the
-// fused top-2s (global and per row) equal to their unfused twins.
+// often) and padded, offset operands: what expect_product_and_fused_top2s checks.
 TEST(TensorCoreForms, WgmmaFormBlocksTakingManyTilesEachKeepTheProductAndTheFusedTop2s) {
   GPUPRIMS_REQUIRE_GPU();
   namespace d = gpuprims::detail;
@@ -400,20 +432,7 @@ TEST(TensorCoreForms, WgmmaFormBlocksTakingManyTilesEachKeepTheProductAndTheFuse
     const t::ProductReference ref = t::reference_product(l.m, l.n, l.k, in.A.data(), l.lda, in.B.data(), l.ldb);
     for (Algorithm algo : {Algorithm::tf32, Algorithm::tf32x3}) {
       SCOPED_TRACE(std::string(gpuprims::gemm::name(algo)) + " " + l.describe());
-      const t::GemmRun run = t::run_sgemm(l, in, algo, 1.0f, 0.0f, true);
-      ASSERT_STATUS(Status::success, run.status);
-      ASSERT_EQ(run.cuda_error, "");
-      EXPECT_EQ(run.guard_damage, "");
-      EXPECT_EQ(t::check_gemm(l, ref, 1.0f, 0.0f, in.C, run.C, true, algo), "");
-      const t::Top2Run fused = t::run_sgemm_top2(l, in, algo, 0.5f, 2.0f);
-      ASSERT_STATUS(Status::success, fused.status);
-      EXPECT_EQ(t::check_gemm(l, ref, 0.5f, 2.0f, in.C, fused.C, false, algo), "");
-      const t::Top2Run twin = t::run_reduce_top2(fused.C, l.m, l.n, l.ldc);
-      ASSERT_STATUS(Status::success, twin.status);
-      EXPECT_EQ(t::top2_diff(fused.top2, twin.top2), "");
-      const t::RowTop2Run rows = t::run_sgemm_row_top2(l, in, algo, 1.0f, 0.0f);
-      ASSERT_STATUS(Status::success, rows.status);
-      EXPECT_EQ(t::row_top2_bytes_diff(rows.rows, t::reference_row_top2(rows.C.data(), l.m, l.n, l.ldc)), "");
+      expect_product_and_fused_top2s(l, in, ref, algo);
     }
   }
 }
@@ -434,8 +453,8 @@ class PinnedCluster {
 // 2 x 4 and 4 x 2 (tf32x3; tf32 gives way to its own pick), 2 x 2, 2 x 1, 1 x 2 and single blocks,
 // over tile grids of 8 x 8 (one tile per block), 16 x 16 with a short k (blocks taking several tiles,
 // slab sequences crossing tiles) and 8 x 5 (no 2 x 4 or 4 x 2 fits: the pick instead), with tails,
-// padded and offset operands: the product within its bound over a NaN C, the fused top-2s (global
-// and per row) equal to their unfused twins, and bitwise the same C as the automatic pick's clusters.
+// padded and offset operands: what expect_product_and_fused_top2s checks, and bitwise the same C as the
+// automatic pick's clusters.
 TEST(TensorCoreForms, WgmmaFormInEveryClusterShapeKeepsTheProductAndTheFusedTop2s) {
   GPUPRIMS_REQUIRE_GPU();
   namespace d = gpuprims::detail;
@@ -468,27 +487,10 @@ TEST(TensorCoreForms, WgmmaFormInEveryClusterShapeKeepsTheProductAndTheFusedTop2
           EXPECT_EQ((l.m + 127) / 128 % taken.m, 0);
           EXPECT_EQ((l.n + 127) / 128 % taken.n, 0);
         }
-        const t::GemmRun run = t::run_sgemm(l, in, algo, 1.0f, 0.0f, true);
-        ASSERT_STATUS(Status::success, run.status);
-        ASSERT_EQ(run.cuda_error, "");
-        EXPECT_EQ(run.guard_damage, "");
-        EXPECT_EQ(t::check_gemm(l, ref, 1.0f, 0.0f, in.C, run.C, true, algo), "");
+        const t::GemmRun run = expect_product_and_fused_top2s(l, in, ref, algo);
+        ASSERT_EQ(run.C.size(), automatic.C.size());
         EXPECT_EQ(std::memcmp(run.C.data(), automatic.C.data(), run.C.size() * sizeof(float)), 0)
             << "the clusters change where slabs come from, not the sums";
-        const t::Top2Run fused = t::run_sgemm_top2(l, in, algo, 0.5f, 2.0f);
-        ASSERT_STATUS(Status::success, fused.status);
-        EXPECT_EQ(t::check_gemm(l, ref, 0.5f, 2.0f, in.C, fused.C, false, algo), "");
-        const t::Top2Run twin = t::run_reduce_top2(fused.C, l.m, l.n, l.ldc);
-        ASSERT_STATUS(Status::success, twin.status);
-        EXPECT_EQ(t::top2_diff(fused.top2, twin.top2), "");
-        const t::Top2Run unstored = t::run_sgemm_top2(l, in, algo, 1.0f, 0.0f, false);
-        ASSERT_STATUS(Status::success, unstored.status);
-        const t::Top2Run unstored_twin = t::run_reduce_top2(run.C, l.m, l.n, l.ldc);
-        ASSERT_STATUS(Status::success, unstored_twin.status);
-        EXPECT_EQ(t::top2_diff(unstored.top2, unstored_twin.top2), "");
-        const t::RowTop2Run rows = t::run_sgemm_row_top2(l, in, algo, 1.0f, 0.0f);
-        ASSERT_STATUS(Status::success, rows.status);
-        EXPECT_EQ(t::row_top2_bytes_diff(rows.rows, t::reference_row_top2(rows.C.data(), l.m, l.n, l.ldc)), "");
       }
     }
   }

@@ -89,7 +89,8 @@ std::vector<Shape> shapes() {
       {5, 300000, 300001, 0},
       {64, 4096, 4096, 0},   // 256-thread blocks, four vectors a thread (float_row_scan.cuh's scans)
       {300, 3001, 3001, 0},  // 128-thread blocks, a batch of four vectors and a partial one
-      {400, 2000, 2003, 1},  // 64-thread blocks, seven or eight vectors a thread
+      {400, 1500, 1503, 1},  // 64-thread blocks, five or six vectors a thread
+      {100, 3583, 3587, 1},  // 256-thread blocks, three or four vectors a thread
       {9, 40000, 40003, 1},  // split rows, small enough for every value mix
   };
   std::vector<Shape> out;

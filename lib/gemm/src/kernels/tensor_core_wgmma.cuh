@@ -201,16 +201,18 @@ __device__ __forceinline__ void wgmma_tile_out(const GemmOperands& op, Epilogue<
 }
 
 //! The GEMM over packed operands, persistent, in clusters of kClusterM x kClusterN blocks (a 2 x 4,
-//! 4 x 2, 2 x 2, 2 x 1, 1 x 2 or single block of output tiles: wgmma_cluster_shape, tuning.hpp): cluster q of the grid
-//! takes the cluster-sized groups of tiles q, q + clusters, ... in turn. The blocks of a cluster that share A's rows
-//! (or B's columns) each fetch a share of that packed slab and multicast it to all of them, so the slab leaves L2 once
-//! per cluster, not once per block (the form is L2-bandwidth-bound without it). A block's slabs over all its tiles form
-//! one sequence of items through the kStages stages; thread 0 feeds them: kStages items at the start, then in step g
-//! (its warpgroup's MMAs of item g issued) it waits until every warp of the cluster is done with item g - 1 and fetches
-//! item g - 1 + kStages into that stage. So the next tile's first slabs land while a tile's results go out, and a short
-//! k (a few slabs per tile) no longer pays a block's start, its stages' fill and its epilogue one after the other per
-//! tile. Each stage has a `full` barrier (every byte of both slabs landed here) and an `empty` one (every warp of every
-//! block of the cluster finished its MMAs on it).
+//! 4 x 2, 2 x 2, 2 x 1, 1 x 2 or single block of output tiles: wgmma_cluster_shape, tuning.hpp):
+//! cluster q of the grid takes the cluster-sized groups of tiles q, q + clusters, ... in turn. The
+//! blocks of a cluster that share A's rows (or B's columns) each fetch a share of that packed slab and
+//! multicast it to all of them, so the slab leaves L2 once per cluster, not once per block (the form is
+//! L2-bandwidth-bound without it). A block's slabs over all its tiles form one sequence of items
+//! through the kStages stages; thread 0 feeds them: kStages items at the start, then in step g (its
+//! warpgroup's MMAs of item g issued) it waits until every warp of the cluster is done with item g - 1
+//! and fetches item g - 1 + kStages into that stage. So the next tile's first slabs land while a tile's
+//! results go out, and a short k (a few slabs per tile) no longer pays a block's start, its stages'
+//! fill and its epilogue one after the other per tile. Each stage has a `full` barrier (every byte of
+//! both slabs landed here) and an `empty` one (every warp of every block of the cluster finished its
+//! MMAs on it).
 template <class Cfg, class Products, int kClusterM, int kClusterN, class Visitor>
 __global__ void __launch_bounds__(Cfg::kThreads, 1)
     wgmma_tensor_core_kernel(GemmOperands op, const float* a_packed, const float* b_packed,

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "common/src/cuda_check.hpp"
 #include "common/src/device_buffer.hpp"
@@ -47,10 +48,15 @@ Status validate_rows(const T* in, std::int64_t rows, std::int64_t cols, std::int
 // Sizes the workspace query accepts (the others get 0).
 inline bool valid_sizes(std::int64_t rows, std::int64_t cols) { return rows >= 0 && cols >= 0; }
 
+// block_threads' columns a thread for Op (rows/plan.hpp, RowTuning).
+template <class Op>
+inline constexpr std::int64_t kColsPerThreadOf =
+    std::is_same_v<Op, Top2RowOp> ? RowTuning::kTop2ColsPerThread : RowTuning::kColsPerThread;
+
 template <class Op>
 std::size_t workspace_for(std::int64_t rows, std::int64_t cols) {
   if (!valid_sizes(rows, cols)) return 0;
-  return make_row_plan(rows, cols, sizeof(typename Op::Acc), 0).workspace;
+  return make_row_plan(rows, cols, sizeof(typename Op::Acc), 0, kColsPerThreadOf<Op>).workspace;
 }
 
 // The explicit-workspace call of any operator.
@@ -66,7 +72,7 @@ Status run_rows(const Op& op, const typename Op::Input* in, std::int64_t rows, s
   if (rows == 0) return Status::success;  // nothing to write: no CUDA call
   const ::gpuprims::detail::DeviceInfo* dev = nullptr;
   GPUPRIMS_TRY(::gpuprims::detail::current_device_info(&dev));
-  const RowPlan p = make_row_plan(rows, cols, sizeof(typename Op::Acc), dev->sm_count);
+  const RowPlan p = make_row_plan(rows, cols, sizeof(typename Op::Acc), dev->sm_count, kColsPerThreadOf<Op>);
   switch (p.path) {
     case RowPath::none: return Status::success;
     case RowPath::lane_group:

@@ -31,13 +31,22 @@ struct RowTuning {
   // than two to four splits a row (probe of session 21).
   static constexpr int kVeryLongThreads = 1024;
   static constexpr std::int64_t kVeryLongCols = std::int64_t{1} << 17;
-  // Shorter rows on the block-per-row path get about kColsPerThread columns a thread (four 16-byte
-  // vectors of floats, loaded at once): blocks of 64 threads from 257 to 2047 columns, 128 to 4095,
-  // kThreads beyond. On an H100, 256-thread blocks on rows of 512-2048 floats left threads with one or
-  // two vectors each and read at 0.60-0.82x DeviceSegmentedReduce; 64 and 128 threads read at
-  // 0.99-1.95x there (probe of session 21).
+  // Shorter rows on the block-per-row path get kColsPerThread columns a thread or more (three or four
+  // 16-byte vectors of floats, loaded at once): blocks of 64 threads from 257 to 1535 columns, 128 to
+  // 3071, kThreads beyond. On an H100, 256-thread blocks on rows of 512-2048 floats left threads with
+  // one or two vectors each and read at 0.60-0.82x DeviceSegmentedReduce; 64 and 128 threads read at
+  // 0.99-1.95x there (probe of session 21). The edges moved down from 2048 and 4096 columns (16 a
+  // thread) in session 23: float argmin / sum / min and int32 sum read rows of 1536-1792 columns
+  // 0.5-1.0% faster in blocks of 128 than of 64, and rows of 3072-3584 0.4-1.1% faster in blocks of 256
+  // than of 128; at 2048 and 2560, 128 stays level with or ahead of 256 (float argmin 0.993x CUB
+  // against 0.951x at 2048).
   static constexpr int kMinBlockThreads = 64;
-  static constexpr std::int64_t kColsPerThread = 16;
+  static constexpr std::int64_t kColsPerThread = 12;
+  // The per-row top-2 keeps 16 columns a thread (edges at 2048 and 4096): each thread's insertions
+  // and the block's merge of 16-byte pairs cost more than a vector's load, and in blocks of 128 and
+  // 256 it read rows of 1536 and 3072 floats at 1738-1739 GB/s against 1983 and 2042 in blocks of 64
+  // and 128 (H100, session 23, run AX).
+  static constexpr std::int64_t kTop2ColsPerThread = 16;
   // Rows of at most this many columns take the lane-group path (a group of 1-32 lanes per row).
   static constexpr std::int64_t kGroupMaxCols = 256;
   // A lane group is sized so each lane takes about this many columns of its row.
@@ -107,12 +116,12 @@ constexpr int group_lanes(std::int64_t cols) {
 
 // Threads of the block-per-row kernel on rows of cols columns: kVeryLongThreads from kVeryLongCols,
 // kLongThreads from kLongCols, else the largest power of two in [kMinBlockThreads, kThreads] that leaves
-// each thread kColsPerThread columns or more (kMinBlockThreads on shorter rows).
-constexpr int block_threads(std::int64_t cols) {
+// each thread cols_per_thread columns or more (kMinBlockThreads on shorter rows).
+constexpr int block_threads(std::int64_t cols, std::int64_t cols_per_thread = RowTuning::kColsPerThread) {
   if (cols >= RowTuning::kVeryLongCols) return RowTuning::kVeryLongThreads;
   if (cols >= RowTuning::kLongCols) return RowTuning::kLongThreads;
   int t = RowTuning::kMinBlockThreads;
-  while (t < RowTuning::kThreads && std::int64_t{t} * 2 * RowTuning::kColsPerThread <= cols) t *= 2;
+  while (t < RowTuning::kThreads && std::int64_t{t} * 2 * cols_per_thread <= cols) t *= 2;
   return t;
 }
 
@@ -120,8 +129,10 @@ constexpr int block_threads(std::int64_t cols) {
 constexpr std::size_t round_up_256(std::size_t bytes) { return (bytes + 255) / 256 * 256; }
 
 // The plan for a valid rows x cols reduction whose per-thread accumulator is acc_bytes wide, on a
-// device with sm_count SMs (<= 0: unknown, planned as the largest).
-constexpr RowPlan make_row_plan(std::int64_t rows, std::int64_t cols, std::size_t acc_bytes, int sm_count) {
+// device with sm_count SMs (<= 0: unknown, planned as the largest); cols_per_thread: block_threads'
+// (RowTuning::kTop2ColsPerThread for the per-row top-2).
+constexpr RowPlan make_row_plan(std::int64_t rows, std::int64_t cols, std::size_t acc_bytes, int sm_count,
+                                std::int64_t cols_per_thread = RowTuning::kColsPerThread) {
   RowPlan p{};
   if (rows <= 0) return p;
   const std::int64_t sms = planning_sm_count(sm_count);
@@ -156,7 +167,7 @@ constexpr RowPlan make_row_plan(std::int64_t rows, std::int64_t cols, std::size_
     return p;
   }
   p.path = RowPath::block_per_row;
-  p.threads = block_threads(cols);
+  p.threads = block_threads(cols, cols_per_thread);
   p.grid = min_of(rows, RowTuning::kMaxBlockGrid);
   return p;
 }
