@@ -156,8 +156,7 @@ int main(int argc, char** argv) {
       // The plan this device gets (rows/plan.hpp): its path and its main kernel's block size (fields
       // the perf gate does not key records by, so records of other plans still meet).
       const rd::RowPlan plan =
-          rd::make_row_plan(rows, cols, 16, gpu.sm_count,
-                            op == "top2_argmin" ? rd::RowTuning::kTop2ColsPerThread : rd::RowTuning::kColsPerThread);
+          rd::make_row_plan(rows, cols, 16, gpu.sm_count, rd::row_cols_per_thread(op == "top2_argmin"));
       rec.emplace_back("row_plan", std::string(plan.path == rd::RowPath::lane_group      ? "lane_group"
                                                : plan.path == rd::RowPath::block_per_row ? "block_per_row"
                                                                                          : "split_row"));

@@ -48,10 +48,9 @@ Status validate_rows(const T* in, std::int64_t rows, std::int64_t cols, std::int
 // Sizes the workspace query accepts (the others get 0).
 inline bool valid_sizes(std::int64_t rows, std::int64_t cols) { return rows >= 0 && cols >= 0; }
 
-// block_threads' columns a thread for Op (rows/plan.hpp, RowTuning).
+// block_threads' columns a thread for Op (rows/plan.hpp).
 template <class Op>
-inline constexpr std::int64_t kColsPerThreadOf =
-    std::is_same_v<Op, Top2RowOp> ? RowTuning::kTop2ColsPerThread : RowTuning::kColsPerThread;
+inline constexpr std::int64_t kColsPerThreadOf = row_cols_per_thread(std::is_same_v<Op, Top2RowOp>);
 
 template <class Op>
 std::size_t workspace_for(std::int64_t rows, std::int64_t cols) {

@@ -114,6 +114,12 @@ constexpr int group_lanes(std::int64_t cols) {
   return lanes;
 }
 
+// block_threads' columns a thread for an operator: kTop2ColsPerThread for the per-row top-2,
+// kColsPerThread for the others.
+constexpr std::int64_t row_cols_per_thread(bool per_row_top2) {
+  return per_row_top2 ? RowTuning::kTop2ColsPerThread : RowTuning::kColsPerThread;
+}
+
 // Threads of the block-per-row kernel on rows of cols columns: kVeryLongThreads from kVeryLongCols,
 // kLongThreads from kLongCols, else the largest power of two in [kMinBlockThreads, kThreads] that leaves
 // each thread cols_per_thread columns or more (kMinBlockThreads on shorter rows).
@@ -130,7 +136,7 @@ constexpr std::size_t round_up_256(std::size_t bytes) { return (bytes + 255) / 2
 
 // The plan for a valid rows x cols reduction whose per-thread accumulator is acc_bytes wide, on a
 // device with sm_count SMs (<= 0: unknown, planned as the largest); cols_per_thread: block_threads'
-// (RowTuning::kTop2ColsPerThread for the per-row top-2).
+// (row_cols_per_thread).
 constexpr RowPlan make_row_plan(std::int64_t rows, std::int64_t cols, std::size_t acc_bytes, int sm_count,
                                 std::int64_t cols_per_thread = RowTuning::kColsPerThread) {
   RowPlan p{};
