@@ -132,33 +132,45 @@ struct TensorCoreConfig {
 
 using TensorCoreRungConfig = TensorCoreConfig<128, 128, 32, 64, 32, 3, 1>;
 
-// The tensor-core rungs' Hopper form (kernels/tensor_core_wgmma.cuh): the same 128 x 128 block tile
-// as the mma.sync form (so the same grid and top-2 workspace), two warpgroups of 64 rows each. A pass
+// The tensor-core rungs' Hopper form (kernels/tensor_core_wgmma.cuh): block tiles of 128 x BN, two
+// warpgroups of 64 rows each; tf32x3 keeps the mma.sync form's 128 x 128 (so the same grid and top-2
+// workspace), tf32 takes 128 x 256 (fewer blocks, so a workspace the registry's tile covers). A pass
 // before the GEMM rounds A and B to kParts TF32 parts (tf32x3: big and small, 2; tf32: rounded once,
 // 1), laid out as the MMAs read them (k-major core matrices), one contiguous kTileFloats piece per
-// 128-row tile and BK-deep slab; a stage is one such piece of A and one of B, brought in by bulk
-// copies (multicast across clusters of 2 to 8 blocks: wgmma_cluster_shape below), kStages deep (about 192 KB either
-// way; the results leave from registers, so they need no room of their own). One block per SM, persistent: tf32x3's
-// accumulators and the slab's own sum take 128 registers per thread. Measured and not kept (H100, 4096^3): the earlier
-// form of this kernel, which read the FP32 slabs by cp.async and split them itself (A in registers, B rewritten k-major
-// in shared memory each slab), ran 56 TFLOP/s, issue-bound on the split; a warp-specialized version of it, 48.
-template <int kParts_>
+// 128-row tile and BK-deep slab; a stage is one such piece of A and BN / 128 of B, brought in by bulk
+// copies (multicast across clusters of 2 to 8 blocks: wgmma_cluster_shape below), kStages deep (192 KB
+// either way; the results leave from registers, so they need no room of their own). One block per SM,
+// persistent: tf32x3's accumulators and the slab's own sum take 128 registers per thread, as do tf32's
+// 64 x 256 accumulators. Measured and not kept (H100, 4096^3): the earlier form of this kernel, which
+// read the FP32 slabs by cp.async and split them itself (A in registers, B rewritten k-major in shared
+// memory each slab), ran 56 TFLOP/s, issue-bound on the split; a warp-specialized version of it, 48;
+// and (run BA) a third warpgroup feeding the stages (registers moved to the MMA warpgroups by
+// setmaxnreg), with tf32 keeping a slab's MMAs in flight across the next slab's issue: tf32 at 4096^3
+// 0.592 ms against 0.571, tf32x3 at 8192^3 11.13 ms against 9.39.
+template <int kParts_, int BN_ = 128>
 struct WgmmaTensorCoreConfigOf {
   static constexpr int kParts = kParts_;
-  static constexpr int BM = 128, BN = 128, BK = 32, kStages = kParts == 2 ? 3 : 6, kGroupM = 8;
+  static constexpr int BM = 128, BN = BN_, BK = 32, kGroupM = 8;
   static constexpr int kWarpgroups = BM / 64, kThreads = kWarpgroups * 128, kWarps = kThreads / 32;
-  static constexpr int kTileRows = 128;                          // rows (of A) or columns (of B) of a packed tile
-  static constexpr int kPartFloats = kTileRows * BK;             // one part (big or small) of a packed slab
-  static constexpr int kTileFloats = kParts * kPartFloats;       // a packed slab: big, then small (if any)
-  static constexpr int kStageFloats = 2 * kTileFloats;           // A's packed slab, then B's
-  static constexpr int kSmemBytes = 4 * kStages * kStageFloats;  // results leave from registers
-  static_assert(BM == kTileRows && BN == kTileRows, "a block's A rows and B columns are one packed tile each");
-  static_assert(BN == 128, "one m64n128k8 MMA per warpgroup per k8 step");
+  static constexpr int kTileRows = 128;                              // rows (of A) or columns (of B) of a packed tile
+  static constexpr int kBTiles = BN / kTileRows;                     // packed B tiles per block tile
+  static constexpr int kPartFloats = kTileRows * BK;                 // one part (big or small) of a packed slab
+  static constexpr int kTileFloats = kParts * kPartFloats;           // a packed slab: big, then small (if any)
+  static constexpr int kStageFloats = (1 + kBTiles) * kTileFloats;   // A's packed slab, then B's
+  static constexpr int kStages = (192 * 1024) / (4 * kStageFloats);  // 192 KB of stages: 3, 6 or 4
+  static constexpr int kSmemBytes = 4 * kStages * kStageFloats;      // results leave from registers
+  static_assert(BM == kTileRows, "a block's A rows are one packed tile");
+  static_assert(BN == 128 || (BN == 256 && kParts == 1),
+                "one m64nBNk8 MMA per warpgroup per k8 step; two B tiles side by side only with one part (their "
+                "row groups then stand evenly apart in a stage)");
   static_assert(BK % 8 == 0, "whole k8 steps per slab");
   static_assert(kParts == 1 || kParts == 2, "rounded once, or big and small");
 };
 using WgmmaTensorCoreConfig = WgmmaTensorCoreConfigOf<2>;  // tf32x3
-using WgmmaTf32Config = WgmmaTensorCoreConfigOf<1>;        // tf32
+// tf32 takes block tiles of 128 x 256: a stage's A slab and two B slabs feed twice the MMAs of a
+// 128 x 128 stage, so a third less is read from L2 per MMA (with 128 x 128, ncu at 4096^3 found L2
+// 71% busy, the tensor pipe 60%, the GEMM 483 us; with 128 x 256, 342 us: run BB, H100).
+using WgmmaTf32Config = WgmmaTensorCoreConfigOf<1, 256>;  // tf32
 
 //! A cluster of the wgmma form: m x n blocks of neighbouring output tiles, which share their A and B
 //! slabs by multicast (tensor_core_wgmma.cuh).

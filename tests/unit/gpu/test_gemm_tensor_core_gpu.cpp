@@ -412,8 +412,8 @@ t::GemmRun expect_product_and_fused_top2s(const t::GemmLayout& l, const t::GemmI
 
 // The wgmma form is persistent: no more blocks than stay resident (at most one per SM), each taking
 // tiles in turn, its next tile's slabs loading while a tile's results go out. Outputs of 255 to 324
-// tiles, more than any GPU here keeps resident, in each cluster shape (odd and even tile counts along
-// m and n), with short k (one to three slabs a tile, so a block's sequence of slabs crosses tiles
+// tiles (tf32's 256-wide tiles: 136 to 162), more than any GPU here keeps resident, in each cluster shape (odd and even
+// tile counts along m and n), with short k (one to three slabs a tile, so a block's sequence of slabs crosses tiles
 // often) and padded, offset operands: what expect_product_and_fused_top2s checks.
 TEST(TensorCoreForms, WgmmaFormBlocksTakingManyTilesEachKeepTheProductAndTheFusedTop2s) {
   GPUPRIMS_REQUIRE_GPU();
@@ -480,12 +480,15 @@ TEST(TensorCoreForms, WgmmaFormInEveryClusterShapeKeepsTheProductAndTheFusedTop2
         SCOPED_TRACE(std::string(gpuprims::gemm::name(algo)) + " " + l.describe() + " cluster pinned " +
                      std::to_string(shape.m) + "x" + std::to_string(shape.n) + ", taken " + std::to_string(taken.m) +
                      "x" + std::to_string(taken.n));
-        const bool fits = (l.m + 127) / 128 % shape.m == 0 && (l.n + 127) / 128 % shape.n == 0;
+        // Block tiles of 128 x 128 (tf32x3) or 128 x 256 (tf32).
+        const std::int64_t tile_n = algo == Algorithm::tf32 ? 256 : 128;
+        const std::int64_t tiles_m = (l.m + 127) / 128, tiles_n = (l.n + tile_n - 1) / tile_n;
+        const bool fits = tiles_m % shape.m == 0 && tiles_n % shape.n == 0;
         if (fits && (algo == Algorithm::tf32x3 || shape.m * shape.n <= 4)) {
           EXPECT_TRUE(taken.m == shape.m && taken.n == shape.n);
         } else {
-          EXPECT_EQ((l.m + 127) / 128 % taken.m, 0);
-          EXPECT_EQ((l.n + 127) / 128 % taken.n, 0);
+          EXPECT_EQ(tiles_m % taken.m, 0);
+          EXPECT_EQ(tiles_n % taken.n, 0);
         }
         const t::GemmRun run = expect_product_and_fused_top2s(l, in, ref, algo);
         ASSERT_EQ(run.C.size(), automatic.C.size());
@@ -514,10 +517,11 @@ TEST(TensorCoreForms, Tf32x3WorkspaceHoldsThePackedOperandsWhenTheWgmmaFormRuns)
   const std::size_t need = g::sgemm_workspace_bytes(m, n, k, Algorithm::tf32x3);
   EXPECT_EQ(need, d::wgmma_form_runs() ? packed : 0u);
   EXPECT_EQ(g::sgemm_workspace_bytes(m, n, 130, Algorithm::tf32x3), 0u) << "2^27.1 multiply-adds do not pay";
-  // tf32 packs one part, rounded once, instead of two, where its longer k pays off (10 slabs here).
+  // tf32 packs one part, rounded once, instead of two, where its longer k pays off (10 slabs here), and
+  // B in whole 256-column block tiles (10 packed tiles of 128 for 9).
   EXPECT_EQ(g::sgemm_workspace_bytes(m, n, 130, Algorithm::tf32), 0u);
   EXPECT_EQ(g::sgemm_workspace_bytes(m, n, 300, Algorithm::tf32),
-            d::wgmma_form_runs() ? (9 + 9) * 10 * 1 * 128 * 32 * sizeof(float) : 0u);
+            d::wgmma_form_runs() ? (9 + 10) * 10 * 1 * 128 * 32 * sizeof(float) : 0u);
   EXPECT_EQ(g::sgemm_workspace_bytes(m, n, 0, Algorithm::tf32x3), 0u);
   // A short side: the form does not pay off (and 32 x 3 tiles fill more than half the SMs: no split).
   EXPECT_EQ(g::sgemm_workspace_bytes(4000, 300, 70, Algorithm::tf32x3), 0u);

@@ -1,8 +1,9 @@
 #pragma once
-// Rungs 11 and 12 on Hopper (sm_90a): the same block tile, products, per-slab promotion and epilogue
-// as the mma.sync form (11_tf32.cuh), but the TF32 rounding (tf32) or split (tf32x3) moves out of the
-// GEMM. A pass first rounds A and B into their TF32 parts, already in the k-major core-matrix order
-// the warpgroup MMAs (wgmma m64n128k8) read from shared memory; the GEMM then only moves whole packed
+// Rungs 11 and 12 on Hopper (sm_90a): the same products, per-slab promotion and epilogue as the
+// mma.sync form (11_tf32.cuh; tf32 on block tiles twice as wide), but the TF32 rounding (tf32) or
+// split (tf32x3) moves out of the GEMM. A pass first rounds A and B into their TF32 parts, already in
+// the k-major core-matrix order the warpgroup MMAs (wgmma m64n128k8 or m64n256k8) read from shared
+// memory; the GEMM then only moves whole packed
 // slabs in by bulk copies and issues MMAs. Splitting inside the kernel (the earlier form) made it
 // issue-bound; tf32 needs the pass too, since TF32 wgmma reads B only k-major. The GEMM is
 // persistent, its results leaving from registers, so a short k pays no per-tile start (below).
@@ -38,61 +39,102 @@ struct PackedLayout {
 
   GPUPRIMS_HD static std::int64_t slabs(std::int64_t k) { return ceil_div<std::int64_t>(k, Cfg::BK); }
   GPUPRIMS_HD static std::int64_t tiles(std::int64_t rows) { return ceil_div<std::int64_t>(rows, Cfg::kTileRows); }
-  //! Floats of one packed operand of `rows` rows (of A; columns of B) and depth k.
-  GPUPRIMS_HD static std::int64_t floats(std::int64_t rows, std::int64_t k) {
-    return tiles(rows) * slabs(k) * Cfg::kTileFloats;
+  //! Packed tiles of B for n columns: whole block tiles (kBTiles each), those past n all zero.
+  GPUPRIMS_HD static std::int64_t b_tiles(std::int64_t cols) {
+    return ceil_div<std::int64_t>(tiles(cols), Cfg::kBTiles) * Cfg::kBTiles;
+  }
+  //! Floats of packed A (m rows, depth k) and of packed B (n columns).
+  GPUPRIMS_HD static std::int64_t a_floats(std::int64_t m, std::int64_t k) {
+    return tiles(m) * slabs(k) * Cfg::kTileFloats;
+  }
+  GPUPRIMS_HD static std::int64_t b_floats(std::int64_t n, std::int64_t k) {
+    return b_tiles(n) * slabs(k) * Cfg::kTileFloats;
   }
 };
 
-//! The packing pass's shared buffer: one 128 x BK piece of an operand, rows kStride floats apart.
+//! The packing pass's shared buffer: one 128 x BK piece of an operand, as read. A piece of A keeps
+//! A's rows (128 rows of BK floats, kAStride apart), one of B keeps B's (BK rows of 128 columns,
+//! kBStride apart), so both are filled by 16-byte stores. The strides spread the part-order reads
+//! below over all banks: 4 banks from one row of A to the next, 8 from one row of B to the next.
 template <class Cfg>
 struct PackPiece {
-  static constexpr int kStride = Cfg::BK + 4;  // 4 banks apart: the part-order reads
-  static constexpr int kFloats = Cfg::kTileRows * kStride;
+  static constexpr int kAStride = Cfg::BK + 4, kBStride = Cfg::kTileRows + 8;
+  static constexpr int kFloats =
+      Cfg::kTileRows * kAStride > Cfg::BK* kBStride ? Cfg::kTileRows* kAStride : Cfg::BK* kBStride;
 };
 
-//! One operand's packing: the block takes packed slabs (tile, slab) in turn, reads the 128 x BK piece
-//! of the operand into `piece` (coalesced along the source's rows), then writes both parts out
-//! contiguously. kColumns: the operand is B (K x N, row-major) and a packed row is one of its columns.
+//! One operand's packing: the block takes packed slabs (tile, slab) of `tiles` tiles in turn, reads
+//! the 128 x BK piece of the operand into `piece` (16 bytes a thread, coalesced along the source's
+//! rows; 4 bytes where the source's rows are not 16-byte aligned, or at its edge), then writes both
+//! parts out contiguously, 16 bytes a thread. kColumns: the operand is B (K x N, row-major) and a
+//! packed row is one of its columns. (Reading and writing 4 bytes a thread, the pass was partly
+//! issue-bound: H100, tf32 at 4096^3, 101 us with DRAM 73% busy and issue slots 59%.)
 template <class Cfg, class Products, bool kColumns>
-__device__ __forceinline__ void pack_tf32_parts(const float* src, std::int64_t rows, std::int64_t k, std::int64_t ld,
-                                                float* packed, float* piece) {
-  constexpr int kRows = Cfg::kTileRows, kStride = PackPiece<Cfg>::kStride;
-  static_assert(Cfg::BK == 32, "one warp row of k per source row of A; the write order assumes 8 k chunks");
+__device__ __forceinline__ void pack_tf32_parts(const float* src, std::int64_t rows, std::int64_t tiles, std::int64_t k,
+                                                std::int64_t ld, float* packed, float* piece) {
+  constexpr int kRows = Cfg::kTileRows, kAStride = PackPiece<Cfg>::kAStride, kBStride = PackPiece<Cfg>::kBStride;
+  static_assert(Cfg::BK == 32 && kRows == 128, "the thread mappings below assume 128 x 32 pieces");
   static_assert(Cfg::kParts == Products::kParts, "the packed slab holds the policy's parts");
   using L = PackedLayout<Cfg>;
-  const std::int64_t slabs = L::slabs(k), total = L::tiles(rows) * slabs;
-  const int tid = static_cast<int>(threadIdx.x);
+  const std::int64_t slabs = L::slabs(k), total = tiles * slabs;
+  const int tid = static_cast<int>(threadIdx.x), lane = tid % 32, warp = tid / 32;
+  const bool vectors = ld % 4 == 0 && reinterpret_cast<std::uintptr_t>(src) % 16 == 0;  // the whole launch
   for (std::int64_t p = blockIdx.x; p < total; p += gridDim.x) {
     const std::int64_t row0 = (p / slabs) * kRows, k0 = (p % slabs) * Cfg::BK;
-    if constexpr (kColumns) {
-      const int n = tid % kRows;  // 128 consecutive columns of one row of B per pass, two rows at once
-#pragma unroll 4
-      for (int kk = tid / kRows; kk < Cfg::BK; kk += 256 / kRows) {
-        const bool in = row0 + n < rows && k0 + kk < k;
-        piece[n * kStride + kk] = in ? src[(k0 + kk) * ld + row0 + n] : 0.0f;
+    // 1024 16-byte pieces, four a thread. A: thread t of pass i takes row (t + 256i) / 8 and k from
+    // 4 * (t % 8), so a warp reads 128 bytes of each of four rows; B: k row (t + 256i) / 32 and
+    // columns from 4 * (t % 32), so a warp reads 512 bytes of one row.
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+      const int v = tid + 256 * i;
+      const int r = kColumns ? v / 32 : v / 8;              // the piece's row as read: k for B, a row of A
+      const int c = kColumns ? 4 * (v % 32) : 4 * (v % 8);  // its first column as read
+      const std::int64_t sr = kColumns ? k0 + r : row0 + r, sc = kColumns ? row0 + c : k0 + c;
+      const std::int64_t src_rows = kColumns ? k : rows, src_cols = kColumns ? rows : k;
+      float4 x = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+      if (sr < src_rows) {
+        const float* const at = src + sr * ld + sc;
+        if (vectors && sc + 3 < src_cols) {
+          x = *reinterpret_cast<const float4*>(at);
+        } else {
+          x.x = sc < src_cols ? at[0] : 0.0f;
+          x.y = sc + 1 < src_cols ? at[1] : 0.0f;
+          x.z = sc + 2 < src_cols ? at[2] : 0.0f;
+          x.w = sc + 3 < src_cols ? at[3] : 0.0f;
+        }
       }
-    } else {
-      const int kk = tid % Cfg::BK;  // a warp reads 32 consecutive k of one row of A
-#pragma unroll 4
-      for (int r = tid / Cfg::BK; r < kRows; r += 256 / Cfg::BK) {
-        const bool in = row0 + r < rows && k0 + kk < k;
-        piece[r * kStride + kk] = in ? src[(row0 + r) * ld + k0 + kk] : 0.0f;
-      }
+      *reinterpret_cast<float4*>(&piece[r * (kColumns ? kBStride : kAStride) + c]) = x;
     }
     __syncthreads();
+    // The parts: 32 units of 32 packed rows (four 8-row groups) by 4 k, one per warp per pass; lane l
+    // takes packed row 32 * (u / 8) + l at k 4 * (u % 8) .. + 3 and writes those four floats at once.
     float* const out = packed + p * Cfg::kTileFloats;
-#pragma unroll 4
-    for (int o = tid; o < Cfg::kPartFloats; o += 256) {
-      const int r = (o / L::kRowGroupFloats) * 8 + (o % 32) / 4, kk = ((o % L::kRowGroupFloats) / 32) * 4 + o % 4;
-      const float x = piece[r * kStride + kk];
-      if constexpr (Cfg::kParts == 2) {
-        std::uint32_t big = 0, small = 0;
-        Products::split(__float_as_uint(x), big, small);
-        out[o] = __uint_as_float(big);
-        out[Cfg::kPartFloats + o] = __uint_as_float(small);
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+      const int u = warp + 8 * i, r = 32 * (u / 8) + lane, kk = 4 * (u % 8);
+      float4 x;
+      if constexpr (kColumns) {
+        x = make_float4(piece[kk * kBStride + r], piece[(kk + 1) * kBStride + r], piece[(kk + 2) * kBStride + r],
+                        piece[(kk + 3) * kBStride + r]);
       } else {
-        out[o] = __uint_as_float(round_to_tf32(x));  // as OneTf32Product rounds its fragments
+        x = *reinterpret_cast<const float4*>(&piece[r * kAStride + kk]);
+      }
+      const int o = (r / 8) * L::kRowGroupFloats + (kk / 4) * 32 + (r % 8) * 4;
+      if constexpr (Cfg::kParts == 2) {
+        std::uint32_t big[4] = {}, small[4] = {};
+        Products::split(__float_as_uint(x.x), big[0], small[0]);
+        Products::split(__float_as_uint(x.y), big[1], small[1]);
+        Products::split(__float_as_uint(x.z), big[2], small[2]);
+        Products::split(__float_as_uint(x.w), big[3], small[3]);
+        *reinterpret_cast<float4*>(out + o) = make_float4(__uint_as_float(big[0]), __uint_as_float(big[1]),
+                                                          __uint_as_float(big[2]), __uint_as_float(big[3]));
+        *reinterpret_cast<float4*>(out + Cfg::kPartFloats + o) = make_float4(
+            __uint_as_float(small[0]), __uint_as_float(small[1]), __uint_as_float(small[2]), __uint_as_float(small[3]));
+      } else {
+        // As OneTf32Product rounds its fragments.
+        *reinterpret_cast<float4*>(out + o) =
+            make_float4(__uint_as_float(round_to_tf32(x.x)), __uint_as_float(round_to_tf32(x.y)),
+                        __uint_as_float(round_to_tf32(x.z)), __uint_as_float(round_to_tf32(x.w)));
       }
     }
     __syncthreads();  // the piece is read before the next one overwrites it
@@ -103,9 +145,10 @@ __device__ __forceinline__ void pack_tf32_parts(const float* src, std::int64_t r
 //! blocks of grid row 0 pack A (m x k), those of row 1 pack B (k x n) column by column.
 template <class Cfg, class Products>
 __global__ void __launch_bounds__(256) pack_tf32_operands_kernel(GemmOperands op, float* a_packed, float* b_packed) {
-  __shared__ float piece[PackPiece<Cfg>::kFloats];  // one buffer, whichever operand the block packs
-  if (blockIdx.y == 0) pack_tf32_parts<Cfg, Products, false>(op.A, op.m, op.k, op.lda, a_packed, piece);
-  else pack_tf32_parts<Cfg, Products, true>(op.B, op.n, op.k, op.ldb, b_packed, piece);
+  __shared__ __align__(16) float piece[PackPiece<Cfg>::kFloats];  // one buffer, whichever operand the block packs
+  using L = PackedLayout<Cfg>;
+  if (blockIdx.y == 0) pack_tf32_parts<Cfg, Products, false>(op.A, op.m, L::tiles(op.m), op.k, op.lda, a_packed, piece);
+  else pack_tf32_parts<Cfg, Products, true>(op.B, op.n, L::b_tiles(op.n), op.k, op.ldb, b_packed, piece);
   // The GEMM may be scheduled once every block got here (its blocks start while the last ones finish,
   // and wait for this grid before their first copy): not earlier, or its waiting blocks would hold
   // the SMs' shared memory while packing blocks are still to run.
@@ -115,9 +158,10 @@ __global__ void __launch_bounds__(256) pack_tf32_operands_kernel(GemmOperands op
 // The warpgroup's MMAs of one stage into d: per k8 step, with two parts small*big, big*small, big*big
 // (the mma.sync form's order), the first overwriting d (the slab's own sum); with one part big*big,
 // added to d. a: the stage's packed A slab (this warpgroup's 64 rows start `a_rows` floats in), b:
-// its packed B slab.
+// its packed B slabs (kBTiles side by side: their 8-column groups stand kRowGroupBytes apart
+// throughout, so one descriptor spans all BN columns).
 template <class Cfg>
-__device__ __forceinline__ void wgmma_stage(float (&d)[64], const float* a, const float* b) {
+__device__ __forceinline__ void wgmma_stage(float (&d)[Cfg::BN / 2], const float* a, const float* b) {
   using L = PackedLayout<Cfg>;
   const auto desc = [](const float* part) { return kmajor_descriptor(part, L::kKStepBytes, L::kRowGroupBytes); };
 #pragma unroll
@@ -126,10 +170,10 @@ __device__ __forceinline__ void wgmma_stage(float (&d)[64], const float* a, cons
     const std::uint64_t a_big = desc(a + step), b_big = desc(b + step);
     if constexpr (Cfg::kParts == 2) {
       const std::uint64_t a_small = desc(a + Cfg::kPartFloats + step), b_small = desc(b + Cfg::kPartFloats + step);
-      wgmma_m64n128k8_tf32(d, a_small, b_big, kk == 0 ? 0 : 1);
-      wgmma_m64n128k8_tf32(d, a_big, b_small, 1);
+      wgmma_m64nk8_tf32(d, a_small, b_big, kk == 0 ? 0 : 1);
+      wgmma_m64nk8_tf32(d, a_big, b_small, 1);
     }
-    wgmma_m64n128k8_tf32(d, a_big, b_big, 1);
+    wgmma_m64nk8_tf32(d, a_big, b_big, 1);
   }
 }
 
@@ -141,11 +185,13 @@ __device__ __forceinline__ void wgmma_stage(float (&d)[64], const float* a, cons
 // tile throughout, which the per-row top-2 visitor likes. An interior tile computes (and stores) all
 // its values before any visit, in one straight run whose shuffles overlap (a branch per visit between
 // them left each shuffle's latency bare: the fused top-2 at 16384^2 x 64 ran 0.89 ms against the
-// plain product's 0.61); a voting visitor (kVotesPerTile) then votes once for the tile, as
-// warp_tile_epilogue does.
+// plain product's 0.61); a voting visitor (kVotesPerTile) then votes once for them, as
+// warp_tile_epilogue does. A tile 256 wide goes out in two such runs of 128 columns (the values of
+// all 256 would not fit beside the accumulators).
 template <class Cfg, class Products, class Visitor>
-__device__ __forceinline__ void wgmma_tile_out(const GemmOperands& op, Epilogue<Visitor>& epi, const float (&acc)[64],
-                                               std::int64_t row0, std::int64_t col0, int wm, int lane) {
+__device__ __forceinline__ void wgmma_tile_out(const GemmOperands& op, Epilogue<Visitor>& epi,
+                                               const float (&acc)[Cfg::BN / 2], std::int64_t row0, std::int64_t col0,
+                                               int wm, int lane) {
   const int g = lane / 4, t = lane % 4;
   const bool odd = (t & 1) != 0;
   const std::int64_t r = row0 + wm + g + (odd ? 8 : 0);
@@ -159,23 +205,26 @@ __device__ __forceinline__ void wgmma_tile_out(const GemmOperands& op, Epilogue<
     return x;
   };
   if (epi.interior(row0, col0, Cfg::BM, Cfg::BN)) {
-    constexpr int kQuads = Cfg::BN / 8;
-    float4 values[kQuads];
-    epi.with_interior_form([&](auto store, auto beta) {
+    constexpr int kQuads = 128 / 8;  // per run of 128 columns
 #pragma unroll
-      for (int j = 0; j < kQuads; ++j)
-        values[j] = epi.value4(r, c0 + 8 * j, quad(j), decltype(store)::value, decltype(beta)::value);
-    });
-    if constexpr (Visitor::kVotesPerTile) {
-      bool candidate = false;
+    for (int q0 = 0; q0 < Cfg::BN / 8; q0 += kQuads) {
+      float4 values[kQuads];
+      epi.with_interior_form([&](auto store, auto beta) {
 #pragma unroll
-      for (int j = 0; j < kQuads; ++j) candidate |= epi.visitor().may_take4(values[j]);
-      if (__any_sync(kFullMask, candidate))
+        for (int j = 0; j < kQuads; ++j)
+          values[j] = epi.value4(r, c0 + 8 * (q0 + j), quad(q0 + j), decltype(store)::value, decltype(beta)::value);
+      });
+      if constexpr (Visitor::kVotesPerTile) {
+        bool candidate = false;
 #pragma unroll
-        for (int j = 0; j < kQuads; ++j) epi.visitor().take4(r, c0 + 8 * j, values[j]);
-    } else {
+        for (int j = 0; j < kQuads; ++j) candidate |= epi.visitor().may_take4(values[j]);
+        if (__any_sync(kFullMask, candidate))
 #pragma unroll
-      for (int j = 0; j < kQuads; ++j) epi.visitor().visit4(r, c0 + 8 * j, values[j]);
+          for (int j = 0; j < kQuads; ++j) epi.visitor().take4(r, c0 + 8 * (q0 + j), values[j]);
+      } else {
+#pragma unroll
+        for (int j = 0; j < kQuads; ++j) epi.visitor().visit4(r, c0 + 8 * (q0 + j), values[j]);
+      }
     }
   } else {
     // An edge tile, or a C without 16-byte accesses (every tile then): checked single results in the
@@ -224,7 +273,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   take_k_range(op, ep.out);
   ::gpuprims::device::allow_dependent_launch();  // a split-K reduction after this kernel may be scheduled early
   constexpr int kCluster = kClusterM * kClusterN;
-  constexpr int kAShare = Cfg::kTileFloats / kClusterN, kBShare = Cfg::kTileFloats / kClusterM;
+  constexpr int kAShare = Cfg::kTileFloats / kClusterN, kBShare = Cfg::kTileFloats / kClusterM;  // per packed tile
   static_assert(kCluster <= 8, "a portable cluster size; the rank masks below hold 16 blocks");
   static_assert(kAShare % 4 == 0 && kBShare % 4 == 0, "each block's share of a slab is whole 16-byte pieces");
   // Cfg::kSmemBytes, set at launch; its stages 128-byte aligned, whatever the static variables laid
@@ -265,19 +314,22 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   const auto seek = [&] {
     const TileCoord tile = tile_of(next_tile);
     a_src = a_packed + (tile.tm * packed_slabs + first_slab) * Cfg::kTileFloats + rn * kAShare;
-    b_src = b_packed + (tile.tn * packed_slabs + first_slab) * Cfg::kTileFloats + rm * kBShare;
+    b_src = b_packed + (tile.tn * Cfg::kBTiles * packed_slabs + first_slab) * Cfg::kTileFloats + rm * kBShare;
   };
   const auto load = [&](std::int64_t g) {
     std::uint64_t* const bar = &full[g % Cfg::kStages];
-    mbarrier_arrive_expect_bytes(bar, 2 * Cfg::kTileFloats * 4);
+    mbarrier_arrive_expect_bytes(bar, Cfg::kStageFloats * 4);
     float* const a_dst = stage(g) + rn * kAShare;
-    float* const b_dst = stage(g) + Cfg::kTileFloats + rm * kBShare;
     const float* const a_slab = a_src + next_slab * Cfg::kTileFloats;
-    const float* const b_slab = b_src + next_slab * Cfg::kTileFloats;
     if constexpr (kClusterN > 1) bulk_copy_to_cluster(a_dst, a_slab, kAShare * 4, bar, a_sharers);
     else bulk_copy_to_shared(a_dst, a_slab, kAShare * 4, bar);
-    if constexpr (kClusterM > 1) bulk_copy_to_cluster(b_dst, b_slab, kBShare * 4, bar, b_sharers);
-    else bulk_copy_to_shared(b_dst, b_slab, kBShare * 4, bar);
+#pragma unroll
+    for (int j = 0; j < Cfg::kBTiles; ++j) {  // B's packed tiles of the block tile, one after another
+      float* const b_dst = stage(g) + (1 + j) * Cfg::kTileFloats + rm * kBShare;
+      const float* const b_slab = b_src + (j * packed_slabs + next_slab) * Cfg::kTileFloats;
+      if constexpr (kClusterM > 1) bulk_copy_to_cluster(b_dst, b_slab, kBShare * 4, bar, b_sharers);
+      else bulk_copy_to_shared(b_dst, b_slab, kBShare * 4, bar);
+    }
     if (++next_slab == slabs) {
       next_slab = 0;
       if (++next_tile < tiles) seek();
@@ -303,7 +355,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   }
   Epilogue<Visitor> epi(ep, Epilogue<Visitor>::prefetch(ep));
 
-  float acc[64], slab[64];
+  constexpr int kAcc = Cfg::BN / 2;  // accumulators per thread: 64 rows x BN columns over 128 threads
+  float acc[kAcc], slab[kAcc];
   const int a_rows = (warp / 4) * 64 / 8 * PackedLayout<Cfg>::kRowGroupFloats;  // this warpgroup's rows
   std::int64_t g = 0;  // this block's item (tile, slab) in the stages' sequence
   for (std::uint32_t i = 0; i < tiles; ++i) {
@@ -311,7 +364,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     const std::int64_t row0 = tile.tm * Cfg::BM, col0 = tile.tn * Cfg::BN;
     epi.begin_tile(row0 + wm + lane / 4 + (lane % 2) * 8);  // the row wgmma_tile_out gives the thread
 #pragma unroll
-    for (int e = 0; e < 64; ++e) acc[e] = slab[e] = 0.0f;
+    for (int e = 0; e < kAcc; ++e) acc[e] = slab[e] = 0.0f;
     for (std::int64_t s = 0; s < slabs; ++s, ++g) {
       const unsigned use = static_cast<unsigned>((g / Cfg::kStages) & 1);
       mbarrier_wait(&full[g % Cfg::kStages], use);
@@ -329,7 +382,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       // accumulators in flight, and ptxas serialized the MMAs of every tf32 instantiation (C7518).
       wgmma_wait<0>();
 #pragma unroll
-      for (int e = 0; e < 64; ++e) pin_register(Products::kPromotesPerSlab ? slab[e] : acc[e]);
+      for (int e = 0; e < kAcc; ++e) pin_register(Products::kPromotesPerSlab ? slab[e] : acc[e]);
       if (lane == 0) {
         if constexpr (kCluster > 1) {
           for (int c = 0; c < kCluster; ++c) mbarrier_arrive_in_cta(&empty[g % Cfg::kStages], static_cast<unsigned>(c));
@@ -340,7 +393,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       // The tensor cores' accumulation truncates (11_tf32.cuh): the slab's sum is added in FP32.
       if constexpr (Products::kPromotesPerSlab) {
 #pragma unroll
-        for (int e = 0; e < 64; ++e) acc[e] += slab[e];
+        for (int e = 0; e < kAcc; ++e) acc[e] += slab[e];
       }
     }
     wgmma_tile_out<Cfg, Products>(op, epi, acc, row0, col0, wm, lane);
@@ -357,7 +410,7 @@ template <class Cfg = WgmmaTensorCoreConfig>
 std::size_t wgmma_tensor_core_workspace_bytes(std::int64_t m, std::int64_t n, std::int64_t k) {
   using L = PackedLayout<Cfg>;
   if (m <= 0 || n <= 0 || k <= 0) return 0;
-  return static_cast<std::size_t>(L::floats(m, k) + L::floats(n, k)) * sizeof(float);
+  return static_cast<std::size_t>(L::a_floats(m, k) + L::b_floats(n, k)) * sizeof(float);
 }
 
 // f(cm, cn) with std::integral_constant arguments: the cluster shape (kClusterM, kClusterN) as types.
@@ -419,7 +472,7 @@ Status launch_wgmma_tensor_core(const GemmCall& c, WgmmaClusterShape cluster) {
   GPUPRIMS_TRY(tile_grid(c, Cfg::BM, Cfg::BN, &blocks));
   const GemmOperands& op = c.op;
   auto* const a_packed = static_cast<float*>(c.rung_workspace);
-  float* const b_packed = a_packed == nullptr ? nullptr : a_packed + L::floats(op.m, op.k);
+  float* const b_packed = a_packed == nullptr ? nullptr : a_packed + L::a_floats(op.m, op.k);
   if (c.splits > 1 && op.k_split % Cfg::BK != 0) return Status::invalid_argument;  // splits at whole slabs
   if (ceil_div<std::int64_t>(op.m, Cfg::BM) % cluster.m != 0 || ceil_div<std::int64_t>(op.n, Cfg::BN) % cluster.n != 0)
     return Status::invalid_argument;  // the kernel's tile groups are whole clusters
@@ -427,7 +480,7 @@ Status launch_wgmma_tensor_core(const GemmCall& c, WgmmaClusterShape cluster) {
     if (a_packed == nullptr) return Status::invalid_argument;
     // Enough blocks per operand to fill the GPU several times over; each loops over its share of the
     // slabs (the operand with fewer slabs leaves some of its row's blocks without one).
-    const std::int64_t slabs = max_of(L::tiles(op.m), L::tiles(op.n)) * L::slabs(op.k);
+    const std::int64_t slabs = max_of(L::tiles(op.m), L::b_tiles(op.n)) * L::slabs(op.k);
     const dim3 grid(static_cast<unsigned>(min_of<std::int64_t>(slabs, 64LL * device->sm_count)), 2);
     pack_tf32_operands_kernel<Cfg, Products><<<grid, 256, 0, c.stream>>>(op, a_packed, b_packed);
     GPUPRIMS_LAUNCH_CHECK();

@@ -68,8 +68,10 @@ int wgmma_fill_splits(std::int64_t m, std::int64_t n, std::int64_t k, int sm_cou
 
 WgmmaClusterShape wgmma_cluster_for(bool three_products, bool fused, std::int64_t m, std::int64_t n,
                                     std::int64_t k) noexcept {
-  using Cfg = WgmmaTensorCoreConfig;
-  const std::int64_t tiles_m = ceil_div<std::int64_t>(m, Cfg::BM), tiles_n = ceil_div<std::int64_t>(n, Cfg::BN);
+  // Tiles of the rung's own block tile (tf32's are 256 wide, tuning.hpp).
+  const int bm = three_products ? WgmmaTensorCoreConfig::BM : WgmmaTf32Config::BM;
+  const int bn = three_products ? WgmmaTensorCoreConfig::BN : WgmmaTf32Config::BN;
+  const std::int64_t tiles_m = ceil_div<std::int64_t>(m, bm), tiles_n = ceil_div<std::int64_t>(n, bn);
   const int pinned = g_pinned_cluster.load(std::memory_order_relaxed);
   const WgmmaClusterShape pin{pinned / 16, pinned % 16};
   const bool known = (pin.m == 1 || pin.m == 2 || pin.m == 4) && (pin.n == 1 || pin.n == 2 || pin.n == 4) &&
