@@ -158,7 +158,8 @@ struct WgmmaTensorCoreConfigOf {
   static constexpr int kTileFloats = kParts * kPartFloats;           // a packed slab: big, then small (if any)
   static constexpr int kStageFloats = (1 + kBTiles) * kTileFloats;   // A's packed slab, then B's
   static constexpr int kStages = (192 * 1024) / (4 * kStageFloats);  // 192 KB of stages: 3, 6 or 4
-  static constexpr int kSmemBytes = 4 * kStages * kStageFloats;      // results leave from registers
+  static constexpr int kSmemAlignment = 1024;  // stages aligned for 128-byte swizzled tensor copies (tf32's A)
+  static constexpr int kSmemBytes = 4 * kStages * kStageFloats + kSmemAlignment;  // results leave from registers
   static_assert(BM == kTileRows, "a block's A rows are one packed tile");
   static_assert(BN == 128 || (BN == 256 && kParts == 1),
                 "one m64nBNk8 MMA per warpgroup per k8 step; two B tiles side by side only with one part (their "

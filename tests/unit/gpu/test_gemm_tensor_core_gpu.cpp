@@ -1,7 +1,8 @@
 // The tensor-core rungs (tf32, tf32x3) on what only they can get wrong: tf32x3's accuracy beside the
 // FP32 tuned rung on the same inputs (uniform data, and exponents spanning 2^-40..2^40), a long k (the
 // tensor cores' own accumulation), non-finite inputs and values near FLT_MAX (the split), subnormal
-// remainders, and bitwise determinism. These run both rungs' wgmma form wherever the GPU has it
+// remainders, bitwise determinism, and tf32's two ways of reading A (in place, or through an aligned
+// copy). These run both rungs' wgmma form wherever the GPU has it
 // (pinned: at these sizes the automatic pick would take mma.sync); the TensorCoreForms tests run each form
 // over tails, strides, offsets, alpha/beta and the fused top-2s, and the mma.sync form's accuracy on a
 // Hopper GPU too. The same matrix runs for every rung's automatic pick in test_gemm_gpu.cpp,
@@ -251,6 +252,47 @@ TEST_F(TensorCore, SameBitsOverTenRuns) {
       const t::GemmRun again = t::run_sgemm(l, in, algo, 0.75f, 0.0f, true);
       ASSERT_EQ(std::memcmp(again.C.data(), first.C.data(), first.C.size() * sizeof(float)), 0)
           << gpuprims::gemm::name(algo) << " run " << r + 2;
+    }
+  }
+}
+
+// tf32's wgmma form reads A in place by tensor copies where A starts 16-byte aligned with lda a
+// multiple of 4, and otherwise from an aligned copy the packing pass makes; either way the warps round
+// it to TF32 on its way to the MMAs. The same values of A in both kinds of layout (lda a multiple of
+// 4; an odd lda; an offset of one float) give the same bits, with m and k off the tiles' and the
+// copies' boxes (their zero fill against the copy's zero padding), and the product within tf32's bound.
+TEST_F(TensorCore, Tf32ReadsAInPlaceOrThroughTheAlignedCopyWithTheSameBits) {
+  GPUPRIMS_REQUIRE_GPU();
+  struct Shape {
+    std::int64_t m, n, k;
+  };
+  for (const Shape& sh : {Shape{300, 260, 77}, Shape{t::sanitizer_sized_dim(513), 520, 301}}) {
+    const int in_place_pad = static_cast<int>((4 - sh.k % 4) % 4);
+    const auto base = t::make_layout(sh.m, sh.n, sh.k, in_place_pad, 1, 2, 0, 1, 2);
+    ASSERT_EQ(base.lda % 4, 0);
+    auto rng = t::make_rng(1207 + static_cast<std::uint64_t>(sh.k));
+    const t::GemmInputs in = t::make_inputs(base, rng);
+    const t::ProductReference ref =
+        t::reference_product(base.m, base.n, base.k, in.A.data(), base.lda, in.B.data(), base.ldb);
+    const t::GemmRun first = t::run_sgemm(base, in, Algorithm::tf32, 1.0f, 0.0f, true);
+    ASSERT_STATUS(Status::success, first.status);
+    ASSERT_EQ(first.cuda_error, "");
+    EXPECT_EQ(t::check_gemm(base, ref, 1.0f, 0.0f, in.C, first.C, true, Algorithm::tf32), "");
+    struct ALayout {
+      int pad, off;
+    };
+    for (const ALayout& a : {ALayout{in_place_pad + 1, 0}, ALayout{in_place_pad, 1}, ALayout{in_place_pad + 4, 0}}) {
+      const auto l = t::make_layout(sh.m, sh.n, sh.k, a.pad, 1, 2, a.off, 1, 2);
+      SCOPED_TRACE(l.describe());
+      t::GemmInputs moved = in;
+      moved.A.assign(static_cast<std::size_t>(l.m * l.lda), 0.5f);
+      for (std::int64_t i = 0; i < l.m; ++i)
+        for (std::int64_t j = 0; j < l.k; ++j) moved.A[i * l.lda + j] = in.A[i * base.lda + j];
+      const t::GemmRun run = t::run_sgemm(l, moved, Algorithm::tf32, 1.0f, 0.0f, true);
+      ASSERT_STATUS(Status::success, run.status);
+      ASSERT_EQ(run.cuda_error, "");
+      EXPECT_EQ(run.guard_damage, "");
+      EXPECT_EQ(std::memcmp(run.C.data(), first.C.data(), first.C.size() * sizeof(float)), 0);
     }
   }
 }

@@ -1,9 +1,10 @@
 #pragma once
 // The Hopper (sm_90a) instructions of the tensor-core rungs' wgmma form (kernels/tensor_core_wgmma.cuh),
 // each behind a function that says what it does: the shared-memory matrix descriptor, the asynchronous
-// warpgroup MMA (m64n128k8 and m64n256k8, TF32 inputs from shared memory, FP32 accumulators) and its fence, commit
-// and wait, the proxy fence that makes ordinary shared-memory stores visible to the tensor cores, and
-// the mbarriers and bulk copies that feed the operands.
+// warpgroup MMA (m64n128k8 and m64n256k8, TF32 inputs from shared memory or A from registers, FP32
+// accumulators) and its fence, commit and wait, the proxy fence that makes ordinary shared-memory
+// stores visible to the tensor cores, and the mbarriers and the bulk and tensor copies that feed the
+// operands.
 // They exist only in sm_90a code; compiled for any other target the bodies are empty, and the launcher
 // never runs them there (rungs/tensor_core_forms.hpp).
 #include <cstdint>
@@ -124,6 +125,45 @@ __device__ __forceinline__ void wgmma_m64n256k8_tf32(float (&d)[128], std::uint6
 #endif
 }
 
+//! wgmma_m64n256k8_tf32 with A from registers: a[0..3] hold the warpgroup's 64 x 8 slice of A as TF32
+//! bit patterns, thread 4g + t of warp w holding rows 16w + g (a[0], a[2]) and 16w + g + 8 (a[1],
+//! a[3]) at k = t (a[0], a[1]) and t + 4 (a[2], a[3]), the m16n8k8 fragment's layout. Like d, they
+//! belong to the MMA until wgmma_wait, and a wgmma_fence must order their writes before it.
+__device__ __forceinline__ void wgmma_m64n256k8_tf32_rs(float (&d)[128], const std::uint32_t (&a)[4], std::uint64_t b,
+                                                        int accumulate) {
+#if GPUPRIMS_HAS_WGMMA
+  asm volatile(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %133, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32 "
+      "{"
+      "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, "
+      "%22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, "
+      "%42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, "
+      "%62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, "
+      "%82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, %98, %99, %100, %101, "
+      "%102, %103, %104, %105, %106, %107, %108, %109, %110, %111, %112, %113, %114, %115, %116, %117, %118, "
+      "%119, %120, %121, %122, %123, %124, %125, %126, %127"
+      "}, {%128, %129, %130, %131}, %132, p, 1, 1;\n}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]),
+        "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]),
+        "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]),
+        "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]),
+        "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]),
+        "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]),
+        "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]),
+        "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]),
+        "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]), "+f"(d[72]),
+        "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]), "+f"(d[80]),
+        "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]),
+        "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]), "+f"(d[96]),
+        "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]), "+f"(d[104]),
+        "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]), "+f"(d[112]),
+        "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]), "+f"(d[120]),
+        "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b), "r"(accumulate));
+#endif
+}
+
 //! The warpgroup's m64nNk8 MMA for N = 2 * (floats of d): 128 or 256 columns.
 template <int kFloats>
 __device__ __forceinline__ void wgmma_m64nk8_tf32(float (&d)[kFloats], std::uint64_t a, std::uint64_t b,
@@ -189,6 +229,34 @@ __device__ __forceinline__ void bulk_copy_to_cluster(void* dst, const void* src,
       "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [%0], [%1], %2, [%3], "
       "%4;\n" ::"r"(shared_address(dst)),
       "l"(src), "r"(bytes), "r"(shared_address(bar)), "h"(cta_mask)
+      : "memory");
+#endif
+}
+
+//! The box of a 2-D tensor map (a row-major matrix; tma_descriptor.hpp) whose first corner is column
+//! c0, row c1, from global memory into shared memory by the copy engine, completing on bar as
+//! transferred bytes (the whole box: entries past the matrix's edge land as zeros). dst is aligned as
+//! the map's swizzle needs (1024 bytes for 128-byte swizzling). `map` is a __grid_constant__ kernel
+//! parameter.
+__device__ __forceinline__ void tensor_copy_to_shared(void* dst, const void* map, int c0, int c1, std::uint64_t* bar) {
+#if GPUPRIMS_HAS_WGMMA
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], "
+      "[%4];\n" ::"r"(shared_address(dst)),
+      "l"(map), "r"(c0), "r"(c1), "r"(shared_address(bar))
+      : "memory");
+#endif
+}
+
+//! The multicast form of tensor_copy_to_shared: the box lands at dst's offset in every CTA of the
+//! cluster whose rank bit is set in cta_mask, each completing on the mbarrier at bar's offset there.
+__device__ __forceinline__ void tensor_copy_to_cluster(void* dst, const void* map, int c0, int c1, std::uint64_t* bar,
+                                                       std::uint16_t cta_mask) {
+#if GPUPRIMS_HAS_WGMMA
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster [%0], [%1, "
+      "{%2, %3}], [%4], %5;\n" ::"r"(shared_address(dst)),
+      "l"(map), "r"(c0), "r"(c1), "r"(shared_address(bar)), "h"(cta_mask)
       : "memory");
 #endif
 }

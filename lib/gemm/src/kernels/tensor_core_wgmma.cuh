@@ -1,12 +1,14 @@
 #pragma once
 // Rungs 11 and 12 on Hopper (sm_90a): the same products, per-slab promotion and epilogue as the
-// mma.sync form (11_tf32.cuh; tf32 on block tiles twice as wide), but the TF32 rounding (tf32) or
-// split (tf32x3) moves out of the GEMM. A pass first rounds A and B into their TF32 parts, already in
-// the k-major core-matrix order the warpgroup MMAs (wgmma m64n128k8 or m64n256k8) read from shared
-// memory; the GEMM then only moves whole packed
-// slabs in by bulk copies and issues MMAs. Splitting inside the kernel (the earlier form) made it
-// issue-bound; tf32 needs the pass too, since TF32 wgmma reads B only k-major. The GEMM is
-// persistent, its results leaving from registers, so a short k pays no per-tile start (below).
+// mma.sync form (11_tf32.cuh; tf32 on block tiles twice as wide), but B's TF32 rounding (tf32) and
+// both operands' split (tf32x3) move out of the GEMM. A pass first rounds B (tf32x3: A and B) into
+// TF32 parts, already in the k-major core-matrix order the warpgroup MMAs (wgmma m64n128k8 or
+// m64n256k8) read from shared memory; the GEMM then moves whole packed slabs in by bulk copies and
+// issues MMAs. Splitting inside the kernel (the earlier form) made it issue-bound; TF32 wgmma reads B
+// only k-major, so B needs the pass even for tf32. tf32's A is already k-major: the copy engine reads
+// it in place (tensor copies, 128-byte swizzled) and the warps round it on its way to registers, the
+// MMAs taking A from there, so the pass moves half the bytes. The GEMM is persistent, its results
+// leaving from registers, so a short k pays no per-tile start (below).
 #include <atomic>
 #include <cstdint>
 #include <type_traits>
@@ -19,6 +21,7 @@
 #include "common/src/math.hpp"
 #include "gemm/src/detail/k_range.cuh"
 #include "gemm/src/detail/launch.cuh"
+#include "gemm/src/detail/tma_descriptor.hpp"
 #include "gemm/src/detail/wgmma_ptx.cuh"
 #include "gemm/src/epilogue/epilogue.cuh"
 #include "gemm/src/kernels/11_tf32.cuh"
@@ -63,20 +66,29 @@ struct PackPiece {
       Cfg::kTileRows * kAStride > Cfg::BK* kBStride ? Cfg::kTileRows* kAStride : Cfg::BK* kBStride;
 };
 
+//! How the packing pass leaves A: in packed TF32 parts (tf32x3), as an unrounded row-major copy with
+//! rows of whole slabs, 16-byte aligned (tf32, where the copy engine cannot read A in place), or not
+//! at all (tf32, read in place).
+enum class APacking { parts, aligned_copy, none };
+
 //! One operand's packing: the block takes packed slabs (tile, slab) of `tiles` tiles in turn, reads
 //! the 128 x BK piece of the operand into `piece` (16 bytes a thread, coalesced along the source's
 //! rows; 4 bytes where the source's rows are not 16-byte aligned, or at its edge), then writes both
 //! parts out contiguously, 16 bytes a thread. kColumns: the operand is B (K x N, row-major) and a
-//! packed row is one of its columns. (Reading and writing 4 bytes a thread, the pass was partly
-//! issue-bound: H100, tf32 at 4096^3, 101 us with DRAM 73% busy and issue slots 59%.)
-template <class Cfg, class Products, bool kColumns>
+//! packed row is one of its columns. kCopy (A only): each piece goes straight out unrounded, row r
+//! of the copy at r * slabs * BK floats (APacking::aligned_copy), without passing through `piece`. (Reading and writing
+//! 4 bytes a thread, the pass was partly issue-bound: H100, tf32 at 4096^3, 101 us with DRAM 73% busy and issue slots
+//! 59%.)
+template <class Cfg, class Products, bool kColumns, bool kCopy = false>
 __device__ __forceinline__ void pack_tf32_parts(const float* src, std::int64_t rows, std::int64_t tiles, std::int64_t k,
                                                 std::int64_t ld, float* packed, float* piece) {
   constexpr int kRows = Cfg::kTileRows, kAStride = PackPiece<Cfg>::kAStride, kBStride = PackPiece<Cfg>::kBStride;
   static_assert(Cfg::BK == 32 && kRows == 128, "the thread mappings below assume 128 x 32 pieces");
   static_assert(Cfg::kParts == Products::kParts, "the packed slab holds the policy's parts");
+  static_assert(!(kCopy && kColumns), "only A is copied");
   using L = PackedLayout<Cfg>;
   const std::int64_t slabs = L::slabs(k), total = tiles * slabs;
+  const std::int64_t src_rows = kColumns ? k : rows, src_cols = kColumns ? rows : k;
   const int tid = static_cast<int>(threadIdx.x), lane = tid % 32, warp = tid / 32;
   const bool vectors = ld % 4 == 0 && reinterpret_cast<std::uintptr_t>(src) % 16 == 0;  // the whole launch
   for (std::int64_t p = blockIdx.x; p < total; p += gridDim.x) {
@@ -90,7 +102,6 @@ __device__ __forceinline__ void pack_tf32_parts(const float* src, std::int64_t r
       const int r = kColumns ? v / 32 : v / 8;              // the piece's row as read: k for B, a row of A
       const int c = kColumns ? 4 * (v % 32) : 4 * (v % 8);  // its first column as read
       const std::int64_t sr = kColumns ? k0 + r : row0 + r, sc = kColumns ? row0 + c : k0 + c;
-      const std::int64_t src_rows = kColumns ? k : rows, src_cols = kColumns ? rows : k;
       float4 x = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
       if (sr < src_rows) {
         const float* const at = src + sr * ld + sc;
@@ -103,8 +114,10 @@ __device__ __forceinline__ void pack_tf32_parts(const float* src, std::int64_t r
           x.w = sc + 3 < src_cols ? at[3] : 0.0f;
         }
       }
-      *reinterpret_cast<float4*>(&piece[r * (kColumns ? kBStride : kAStride) + c]) = x;
+      if constexpr (kCopy) *reinterpret_cast<float4*>(packed + (row0 + r) * slabs * Cfg::BK + k0 + c) = x;
+      else *reinterpret_cast<float4*>(&piece[r * (kColumns ? kBStride : kAStride) + c]) = x;
     }
+    if constexpr (kCopy) continue;
     __syncthreads();
     // The parts: 32 units of 32 packed rows (four 8-row groups) by 4 k, one per warp per pass; lane l
     // takes packed row 32 * (u / 8) + l at k 4 * (u % 8) .. + 3 and writes those four floats at once.
@@ -142,13 +155,19 @@ __device__ __forceinline__ void pack_tf32_parts(const float* src, std::int64_t r
 }
 
 //! The packing pass, both operands in one launch (a second launch cost small products its start):
-//! blocks of grid row 0 pack A (m x k), those of row 1 pack B (k x n) column by column.
-template <class Cfg, class Products>
+//! blocks of grid row 0 pack A (m x k) as kA says, those of the last row pack B (k x n) column by
+//! column; with APacking::none the grid is the one row for B.
+template <class Cfg, class Products, APacking kA>
 __global__ void __launch_bounds__(256) pack_tf32_operands_kernel(GemmOperands op, float* a_packed, float* b_packed) {
   __shared__ __align__(16) float piece[PackPiece<Cfg>::kFloats];  // one buffer, whichever operand the block packs
   using L = PackedLayout<Cfg>;
-  if (blockIdx.y == 0) pack_tf32_parts<Cfg, Products, false>(op.A, op.m, L::tiles(op.m), op.k, op.lda, a_packed, piece);
-  else pack_tf32_parts<Cfg, Products, true>(op.B, op.n, L::b_tiles(op.n), op.k, op.ldb, b_packed, piece);
+  static_assert((kA == APacking::parts) == (Cfg::kParts == 2), "tf32x3 packs A's parts, tf32 never does");
+  if (kA != APacking::none && blockIdx.y == 0) {
+    constexpr bool kCopy = kA == APacking::aligned_copy;
+    pack_tf32_parts<Cfg, Products, false, kCopy>(op.A, op.m, L::tiles(op.m), op.k, op.lda, a_packed, piece);
+  } else {
+    pack_tf32_parts<Cfg, Products, true>(op.B, op.n, L::b_tiles(op.n), op.k, op.ldb, b_packed, piece);
+  }
   // The GEMM may be scheduled once every block got here (its blocks start while the last ones finish,
   // and wait for this grid before their first copy): not earlier, or its waiting blocks would hold
   // the SMs' shared memory while packing blocks are still to run.
@@ -164,6 +183,7 @@ template <class Cfg>
 __device__ __forceinline__ void wgmma_stage(float (&d)[Cfg::BN / 2], const float* a, const float* b) {
   using L = PackedLayout<Cfg>;
   const auto desc = [](const float* part) { return kmajor_descriptor(part, L::kKStepBytes, L::kRowGroupBytes); };
+  wgmma_fence();
 #pragma unroll
   for (int kk = 0; kk < Cfg::BK / 8; ++kk) {
     const int step = kk * 2 * 32;  // two core matrices along k per k8 step
@@ -175,6 +195,33 @@ __device__ __forceinline__ void wgmma_stage(float (&d)[Cfg::BN / 2], const float
     }
     wgmma_m64nk8_tf32(d, a_big, b_big, 1);
   }
+}
+
+// tf32's MMAs of one stage into d, A from registers: a is the stage's A slab as the tensor copy left
+// it (row r of BK = 32 floats at 128 r bytes, its 16-byte piece j at piece j ^ (r % 8)), and the
+// warp's 16 rows start at row `warp_row`. Per k8 step one ldmatrix gives the warp its m16n8k8
+// fragment (lanes 8j..8j+7 name the rows of matrix j: rows 0-7, 8-15 at k 0-3, then at k 4-7; the
+// swizzle puts the 8 rows of each matrix in different banks), rounded to TF32 as the packing pass
+// rounds B, so the products are those of a packed A.
+template <class Cfg>
+__device__ __forceinline__ void wgmma_stage_a_from_registers(float (&d)[Cfg::BN / 2], const float* a, const float* b,
+                                                             int warp_row, int lane) {
+  static_assert(Cfg::kParts == 1 && Cfg::BN == 256 && Cfg::BK == 32, "tf32's 128 x 256 tiles, a 128-byte row of A");
+  using L = PackedLayout<Cfg>;
+  const int r = warp_row + lane % 8 + 8 * ((lane / 8) % 2);  // the row this lane names; r % 8 == lane % 8
+  const float* const row = a + r * Cfg::BK;
+  std::uint32_t frag[Cfg::BK / 8][4];
+#pragma unroll
+  for (int kk = 0; kk < Cfg::BK / 8; ++kk) {
+    const int piece = (2 * kk + lane / 16) ^ (lane % 8);
+    load_matrix_x4(frag[kk], row + 4 * piece);
+#pragma unroll
+    for (int e = 0; e < 4; ++e) frag[kk][e] = round_to_tf32(__uint_as_float(frag[kk][e]));
+  }
+  wgmma_fence();  // the fragments' writes before the MMAs that read them
+#pragma unroll
+  for (int kk = 0; kk < Cfg::BK / 8; ++kk)
+    wgmma_m64n256k8_tf32_rs(d, frag[kk], kmajor_descriptor(b + kk * 2 * 32, L::kKStepBytes, L::kRowGroupBytes), 1);
 }
 
 // The block's results of one tile through the epilogue, straight from the accumulators (no pass
@@ -261,11 +308,13 @@ __device__ __forceinline__ void wgmma_tile_out(const GemmOperands& op, Epilogue<
 //! results go out, and a short k (a few slabs per tile) no longer pays a block's start, its stages'
 //! fill and its epilogue one after the other per tile. Each stage has a `full` barrier (every byte of
 //! both slabs landed here) and an `empty` one (every warp of every block of the cluster finished its
-//! MMAs on it).
+//! MMAs on it). tf32 (one part) reads A's slabs through a_map (A itself, or the pass's aligned copy;
+//! boxes of BK x BM / kClusterN, 128-byte swizzled) instead of a_packed.
 template <class Cfg, class Products, int kClusterM, int kClusterN, class Visitor>
 __global__ void __launch_bounds__(Cfg::kThreads, 1)
     wgmma_tensor_core_kernel(GemmOperands op, const float* a_packed, const float* b_packed,
-                             EpilogueParams<Visitor> ep) {
+                             const __grid_constant__ CUtensorMap a_map, EpilogueParams<Visitor> ep) {
+  constexpr bool kAInPlace = Cfg::kParts == 1;  // A by tensor copies, rounded on its way to registers
   static_assert(Products::kPromotesPerSlab == (Cfg::kParts == 2), "tf32x3 promotes each slab's sum, tf32 not");
   // A split-K plan (k_split a whole number of slabs): this block row's slabs and partial (k_range.cuh).
   const std::int64_t packed_slabs = PackedLayout<Cfg>::slabs(op.k);
@@ -279,9 +328,12 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   // Cfg::kSmemBytes, set at launch; its stages 128-byte aligned, whatever the static variables laid
   // out before them (H100, run AT: tf32x3 at 8192^3 9.39 ms against 10.50-11.03 unaligned, tf32 at
   // 4096^3 0.571 against 0.620).
+  // Aligned further here to kSmemAlignment (1024 bytes: 128-byte swizzled tensor copies land in
+  // 8-row patterns of whole 1024-byte lines), the same offset in every block of the cluster.
   extern __shared__ __align__(128) float4 smem_f4[];
   __shared__ std::uint64_t full[Cfg::kStages], empty[Cfg::kStages];
-  float* const smem = reinterpret_cast<float*>(smem_f4);
+  float* const smem = reinterpret_cast<float*>(smem_f4) +
+                      (Cfg::kSmemAlignment - shared_address(smem_f4) % Cfg::kSmemAlignment) % Cfg::kSmemAlignment / 4;
   // Cluster rank r is tile (r % kClusterM, r / kClusterM) of the cluster's block of tiles.
   const unsigned rank = kCluster > 1 ? cluster_cta_rank() : 0;
   const int rm = static_cast<int>(rank) % kClusterM, rn = static_cast<int>(rank) / kClusterM;
@@ -311,8 +363,10 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   std::uint32_t next_tile = 0;
   std::int64_t next_slab = 0;
   const float *a_src = nullptr, *b_src = nullptr;  // the slabs of next_tile at next_slab == 0
+  int a_row = 0;                                   // kAInPlace: the first row of this block's share of them
   const auto seek = [&] {
     const TileCoord tile = tile_of(next_tile);
+    a_row = static_cast<int>(tile.tm * Cfg::BM + rn * (Cfg::BM / kClusterN));
     a_src = a_packed + (tile.tm * packed_slabs + first_slab) * Cfg::kTileFloats + rn * kAShare;
     b_src = b_packed + (tile.tn * Cfg::kBTiles * packed_slabs + first_slab) * Cfg::kTileFloats + rm * kBShare;
   };
@@ -320,9 +374,15 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     std::uint64_t* const bar = &full[g % Cfg::kStages];
     mbarrier_arrive_expect_bytes(bar, Cfg::kStageFloats * 4);
     float* const a_dst = stage(g) + rn * kAShare;
-    const float* const a_slab = a_src + next_slab * Cfg::kTileFloats;
-    if constexpr (kClusterN > 1) bulk_copy_to_cluster(a_dst, a_slab, kAShare * 4, bar, a_sharers);
-    else bulk_copy_to_shared(a_dst, a_slab, kAShare * 4, bar);
+    if constexpr (kAInPlace) {
+      const int k0 = static_cast<int>((first_slab + next_slab) * Cfg::BK);
+      if constexpr (kClusterN > 1) tensor_copy_to_cluster(a_dst, &a_map, k0, a_row, bar, a_sharers);
+      else tensor_copy_to_shared(a_dst, &a_map, k0, a_row, bar);
+    } else {
+      const float* const a_slab = a_src + next_slab * Cfg::kTileFloats;
+      if constexpr (kClusterN > 1) bulk_copy_to_cluster(a_dst, a_slab, kAShare * 4, bar, a_sharers);
+      else bulk_copy_to_shared(a_dst, a_slab, kAShare * 4, bar);
+    }
 #pragma unroll
     for (int j = 0; j < Cfg::kBTiles; ++j) {  // B's packed tiles of the block tile, one after another
       float* const b_dst = stage(g) + (1 + j) * Cfg::kTileFloats + rm * kBShare;
@@ -368,9 +428,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     for (std::int64_t s = 0; s < slabs; ++s, ++g) {
       const unsigned use = static_cast<unsigned>((g / Cfg::kStages) & 1);
       mbarrier_wait(&full[g % Cfg::kStages], use);
-      wgmma_fence();
-      if constexpr (Products::kPromotesPerSlab) wgmma_stage<Cfg>(slab, stage(g) + a_rows, stage(g) + Cfg::kTileFloats);
-      else wgmma_stage<Cfg>(acc, stage(g) + a_rows, stage(g) + Cfg::kTileFloats);
+      if constexpr (kAInPlace) wgmma_stage_a_from_registers<Cfg>(acc, stage(g), stage(g) + Cfg::kTileFloats, wm, lane);
+      else wgmma_stage<Cfg>(slab, stage(g) + a_rows, stage(g) + Cfg::kTileFloats);
       wgmma_commit();
       if (tid == 0 && g >= 1 && g - 1 + Cfg::kStages < items) {
         mbarrier_wait(&empty[(g - 1) % Cfg::kStages], static_cast<unsigned>(((g - 1) / Cfg::kStages) & 1));
@@ -405,7 +464,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   epi.template finish<Cfg::kThreads>(tid);
 }
 
-//! Workspace of the wgmma form: both packed operands.
+//! Workspace of the wgmma form: both packed operands (tf32 uses A's share only for the aligned copy of
+//! an A the copy engine cannot read in place; the size does not depend on A's alignment).
 template <class Cfg = WgmmaTensorCoreConfig>
 std::size_t wgmma_tensor_core_workspace_bytes(std::int64_t m, std::int64_t n, std::int64_t k) {
   using L = PackedLayout<Cfg>;
@@ -458,10 +518,12 @@ int wgmma_tensor_core_resident_blocks(WgmmaClusterShape cluster) {
   });
 }
 
-//! The wgmma form's launcher: the packing pass for A and B into c.rung_workspace (at least
+//! The wgmma form's launcher: the packing pass for B (tf32x3: and A; tf32: A's aligned copy where the
+//! copy engine cannot read A in place) into c.rung_workspace (at least
 //! wgmma_tensor_core_workspace_bytes), then the GEMM in clusters of the given shape (its sides divide
 //! the tile grid's: rungs/tensor_core_forms.hpp, wgmma_cluster_for). sm_90a code, so only for a
 //! compute capability 9.0 device (the caller, rungs/tensor_core_forms.cu, checks; so does this).
+//! tf32 needs m and k below 2^31 - 512 (tensor copies' 32-bit coordinates; wgmma_form_runs).
 template <class Products, class Cfg = WgmmaTensorCoreConfig>
 Status launch_wgmma_tensor_core(const GemmCall& c, WgmmaClusterShape cluster) {
   using L = PackedLayout<Cfg>;
@@ -476,13 +538,31 @@ Status launch_wgmma_tensor_core(const GemmCall& c, WgmmaClusterShape cluster) {
   if (c.splits > 1 && op.k_split % Cfg::BK != 0) return Status::invalid_argument;  // splits at whole slabs
   if (ceil_div<std::int64_t>(op.m, Cfg::BM) % cluster.m != 0 || ceil_div<std::int64_t>(op.n, Cfg::BN) % cluster.n != 0)
     return Status::invalid_argument;  // the kernel's tile groups are whole clusters
+  CUtensorMap a_map{};                // tf32's A (tf32x3 reads the packed parts)
   if (op.k > 0) {
     if (a_packed == nullptr) return Status::invalid_argument;
+    APacking a_packing = APacking::parts;
+    if constexpr (Cfg::kParts == 1) {
+      constexpr std::int64_t kMargin = 256;  // a box's corner past the edge, and the copy's padding
+      const bool in_place = tensor_copy_reads(op.A, op.m, op.k, op.lda, kMargin);
+      a_packing = in_place ? APacking::none : APacking::aligned_copy;
+      const std::int64_t copy_ld = L::slabs(op.k) * Cfg::BK, copy_rows = L::tiles(op.m) * Cfg::kTileRows;
+      if (!in_place && !tensor_copy_reads(a_packed, copy_rows, copy_ld, copy_ld, kMargin))
+        return Status::invalid_argument;  // sides past the coordinates (wgmma_form_runs keeps such calls away)
+      GPUPRIMS_TRY(in_place
+                       ? encode_row_major_tensor_map(&a_map, op.A, op.m, op.k, op.lda, Cfg::BM / cluster.n, Cfg::BK)
+                       : encode_row_major_tensor_map(&a_map, a_packed, copy_rows, copy_ld, copy_ld, Cfg::BM / cluster.n,
+                                                     Cfg::BK));
+    }
     // Enough blocks per operand to fill the GPU several times over; each loops over its share of the
     // slabs (the operand with fewer slabs leaves some of its row's blocks without one).
-    const std::int64_t slabs = max_of(L::tiles(op.m), L::b_tiles(op.n)) * L::slabs(op.k);
-    const dim3 grid(static_cast<unsigned>(min_of<std::int64_t>(slabs, 64LL * device->sm_count)), 2);
-    pack_tf32_operands_kernel<Cfg, Products><<<grid, 256, 0, c.stream>>>(op, a_packed, b_packed);
+    const bool packs_a = a_packing != APacking::none;
+    const std::int64_t slabs = max_of(packs_a ? L::tiles(op.m) : 0, L::b_tiles(op.n)) * L::slabs(op.k);
+    const dim3 grid(static_cast<unsigned>(min_of<std::int64_t>(slabs, 64LL * device->sm_count)), packs_a ? 2 : 1);
+    const auto pack = [&](auto kernel) { kernel<<<grid, 256, 0, c.stream>>>(op, a_packed, b_packed); };
+    if constexpr (Cfg::kParts == 2) pack(pack_tf32_operands_kernel<Cfg, Products, APacking::parts>);
+    else if (packs_a) pack(pack_tf32_operands_kernel<Cfg, Products, APacking::aligned_copy>);
+    else pack(pack_tf32_operands_kernel<Cfg, Products, APacking::none>);
     GPUPRIMS_LAUNCH_CHECK();
   }
   Status st = Status::success;
@@ -503,7 +583,7 @@ Status launch_wgmma_tensor_core(const GemmCall& c, WgmmaClusterShape cluster) {
     const ClusterLaunch launch(dim3(grid_x, c.splits), Cfg::kThreads, Cfg::kSmemBytes, kCluster, c.stream,
                                /*dependent=*/op.k > 0);  // after the packing pass
     err = cudaLaunchKernelEx(&launch.config, kernel, op, static_cast<const float*>(a_packed),
-                             static_cast<const float*>(b_packed), epilogue_params<V>(c));
+                             static_cast<const float*>(b_packed), a_map, epilogue_params<V>(c));
   };
   const Status launched = launch_by_epilogue(
       c, [&](auto visitor) { with_cluster_shape<Cfg>(cluster, [&](auto cm, auto cn) { run(cm, cn, visitor); }); });

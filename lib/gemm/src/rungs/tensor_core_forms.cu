@@ -83,6 +83,7 @@ WgmmaClusterShape wgmma_cluster_for(bool three_products, bool fused, std::int64_
 bool wgmma_form_runs(gemm::Algorithm rung, std::int64_t m, std::int64_t n, std::int64_t k, int splits,
                      std::int64_t k_split) noexcept {
   if (!wgmma_form_runs()) return false;
+  if (rung == gemm::Algorithm::tf32 && (m > kWgmmaTf32MaxSide || k > kWgmmaTf32MaxSide)) return false;
   if (g_form.load(std::memory_order_relaxed) == TensorCoreForm::wgmma) return true;
   if (!wgmma_form_pays_off(rung, m, n, k)) return false;
 #if GPUPRIMS_HAVE_WGMMA_FORM

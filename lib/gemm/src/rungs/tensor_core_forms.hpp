@@ -68,11 +68,15 @@ constexpr bool wgmma_form_pays_off(gemm::Algorithm rung, std::int64_t m, std::in
 //! 768^3 in 3 of 256, 1.06x against mma.sync's best, 0.93x in 2).
 inline constexpr std::int64_t kWgmmaMinSplitDepth = 256;
 
+//! tf32's wgmma form reads A by tensor copies, whose coordinates are 32-bit: m and k up to this.
+inline constexpr std::int64_t kWgmmaTf32MaxSide = 2147483647 - 512;
+
 //! Whether a call of the rung, with k in `splits` ranges k_split deep, runs the wgmma form: the
-//! device can and the shape pays off; unsplit, where the mma.sync form would not split either, or
-//! (tf32x3) where its own split rule would not split (its tiles fill more than half of the blocks
-//! its clusters keep resident); split (tf32x3 only), in ranges at least kWgmmaMinSplitDepth deep and
-//! no more blocks than its clusters keep resident. Pinned to wgmma: always where the device can.
+//! device can, tf32's m and k are at most kWgmmaTf32MaxSide, and the shape pays off; unsplit, where
+//! the mma.sync form would not split either, or (tf32x3) where its own split rule would not split
+//! (its tiles fill more than half of the blocks its clusters keep resident); split (tf32x3 only), in
+//! ranges at least kWgmmaMinSplitDepth deep and no more blocks than its clusters keep resident.
+//! Pinned to wgmma: always where the device can (and tf32's sides fit).
 bool wgmma_form_runs(gemm::Algorithm rung, std::int64_t m, std::int64_t n, std::int64_t k, int splits,
                      std::int64_t k_split) noexcept;
 
