@@ -10,6 +10,8 @@
 
 #include <gpuprims/status.hpp>
 
+#include "common/src/math.hpp"
+
 namespace gpuprims::detail {
 
 //! Whether the copy engine can read a row-major float matrix (rows x cols, ld floats from one row to
@@ -18,8 +20,8 @@ namespace gpuprims::detail {
 inline bool tensor_copy_reads(const float* base, std::int64_t rows, std::int64_t cols, std::int64_t ld,
                               std::int64_t margin) {
   constexpr std::int64_t kMaxCoordinate = std::numeric_limits<std::int32_t>::max();
-  return reinterpret_cast<std::uintptr_t>(base) % 16 == 0 && ld % 4 == 0 && ld > 0 && rows > 0 && cols > 0 &&
-         rows <= kMaxCoordinate - margin && cols <= kMaxCoordinate - margin && ld < (std::int64_t{1} << 38);
+  return is_aligned(base, 16) && ld % 4 == 0 && ld > 0 && rows > 0 && cols > 0 && rows <= kMaxCoordinate - margin &&
+         cols <= kMaxCoordinate - margin && ld < (std::int64_t{1} << 38);
 }
 
 //! The tensor map of that matrix read in boxes of box_rows x box_cols floats (box_cols * 4 == 128
