@@ -25,6 +25,7 @@
 #include "gemm/src/detail/wgmma_ptx.cuh"
 #include "gemm/src/epilogue/epilogue.cuh"
 #include "gemm/src/kernels/11_tf32.cuh"
+#include "gemm/src/rungs/tensor_core_forms.hpp"
 #include "gemm/src/tuning.hpp"
 
 namespace gpuprims::detail {
@@ -362,12 +363,12 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   // stepped, not recomputed, so no division sits between a warp's MMAs of one slab and the next.
   std::uint32_t next_tile = 0;
   std::int64_t next_slab = 0;
-  const float *a_src = nullptr, *b_src = nullptr;  // the slabs of next_tile at next_slab == 0
+  const float *a_src = nullptr, *b_src = nullptr;  // the slabs of next_tile at next_slab == 0 (A's: packed)
   int a_row = 0;                                   // kAInPlace: the first row of this block's share of them
   const auto seek = [&] {
     const TileCoord tile = tile_of(next_tile);
-    a_row = static_cast<int>(tile.tm * Cfg::BM + rn * (Cfg::BM / kClusterN));
-    a_src = a_packed + (tile.tm * packed_slabs + first_slab) * Cfg::kTileFloats + rn * kAShare;
+    if constexpr (kAInPlace) a_row = static_cast<int>(tile.tm * Cfg::BM + rn * (Cfg::BM / kClusterN));
+    else a_src = a_packed + (tile.tm * packed_slabs + first_slab) * Cfg::kTileFloats + rn * kAShare;
     b_src = b_packed + (tile.tn * Cfg::kBTiles * packed_slabs + first_slab) * Cfg::kTileFloats + rm * kBShare;
   };
   const auto load = [&](std::int64_t g) {
@@ -543,7 +544,7 @@ Status launch_wgmma_tensor_core(const GemmCall& c, WgmmaClusterShape cluster) {
     if (a_packed == nullptr) return Status::invalid_argument;
     APacking a_packing = APacking::parts;
     if constexpr (Cfg::kParts == 1) {
-      constexpr std::int64_t kMargin = 256;  // a box's corner past the edge, and the copy's padding
+      constexpr std::int64_t kMargin = kWgmmaTf32CopyMargin;  // a box's corner past the edge
       const bool in_place = tensor_copy_reads(op.A, op.m, op.k, op.lda, kMargin);
       a_packing = in_place ? APacking::none : APacking::aligned_copy;
       const std::int64_t copy_ld = L::slabs(op.k) * Cfg::BK, copy_rows = L::tiles(op.m) * Cfg::kTileRows;

@@ -68,8 +68,14 @@ constexpr bool wgmma_form_pays_off(gemm::Algorithm rung, std::int64_t m, std::in
 //! 768^3 in 3 of 256, 1.06x against mma.sync's best, 0.93x in 2).
 inline constexpr std::int64_t kWgmmaMinSplitDepth = 256;
 
-//! tf32's wgmma form reads A by tensor copies, whose coordinates are 32-bit: m and k up to this.
-inline constexpr std::int64_t kWgmmaTf32MaxSide = 2147483647 - 512;
+//! How far past a side of A a box of tf32's tensor copies may reach (its launcher's check,
+//! tensor_copy_reads in detail/tma_descriptor.hpp): the copies' coordinates are 32-bit and signed.
+inline constexpr std::int64_t kWgmmaTf32CopyMargin = 256;
+//! tf32's wgmma form takes m and k up to this: A's sides, or those of its aligned copy (rounded up to
+//! whole tiles and slabs, tensor_core_wgmma.cuh), plus the boxes' margin, fit the coordinates.
+inline constexpr std::int64_t kWgmmaTf32MaxSide = 2147483647 - 2 * kWgmmaTf32CopyMargin;
+static_assert(WgmmaTf32Config::kTileRows - 1 <= kWgmmaTf32CopyMargin && WgmmaTf32Config::BK - 1 <= kWgmmaTf32CopyMargin,
+              "the aligned copy's rounding up of m and k stays within the second margin");
 
 //! Whether a call of the rung, with k in `splits` ranges k_split deep, runs the wgmma form: the
 //! device can, tf32's m and k are at most kWgmmaTf32MaxSide, and the shape pays off; unsplit, where
