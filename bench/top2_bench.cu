@@ -13,9 +13,10 @@
 //   cublas+row_top2_pass  cublasSgemm storing C, then row_top2_pass below (one warp per row): the baseline
 //   ours_sgemm+row_top2_pass  our tuned sgemm, then the same pass (the unfused twin)
 //   row_fused / row_fused_no_store   sgemm_row_top2_argmin storing C / with C == nullptr
-//   row_fused_no_store_tf32x3   the same with Algorithm::tf32x3, C not stored (compute capability 8.0+);
-//                          its agreement fields are its own: == tf32x3 sgemm + the pass, rows whose
-//                          positions equal cuBLAS FP32 + the pass
+//   row_fused_no_store_tf32x3 / row_fused_no_store_tf32   the same with Algorithm::tf32x3 / tf32, C not
+//                          stored (compute capability 8.0+); their agreement fields are their own: ==
+//                          that rung's sgemm + the pass, rows whose positions equal cuBLAS FP32 + the
+//                          pass (tf32 rounds its operands, so fewer rows agree)
 //   ours_sgemm_plain / cublas_sgemm_plain   the GEMM alone
 // A 65536 x 65536 C is 16 GiB: the paths that store C run only when the device has room (else
 // "skipped"), and every allocation is checked against the free memory first.
@@ -28,6 +29,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstring>
 #include <functional>
 #include <string>
@@ -146,9 +148,22 @@ void bench_per_row(const GemmShape& s, Timer& timer, const TimingOptions& opt, c
   BENCH_CUDA(cudaGetDevice(&device));
   BENCH_CUDA(cudaDeviceGetAttribute(&cc_major, cudaDevAttrComputeCapabilityMajor, device));
   const bool tensor_cores = cc_major >= 8;
-  std::size_t ws_bytes = gpuprims::gemm::row_top2_workspace_bytes(m, n, k);
+  using gpuprims::gemm::Algorithm;
+  // The tensor-core rungs timed per row, each with its own agreement fields (below).
+  struct TensorCoreRung {
+    Algorithm algo;
+    const char* path;
+    const char* name;
+    bool twin_agrees = false;
+    std::int64_t cublas_rows_same = -1;
+  };
+  std::vector<TensorCoreRung> tc_rungs;
   if (tensor_cores)
-    ws_bytes = std::max(ws_bytes, gpuprims::gemm::row_top2_workspace_bytes(m, n, k, gpuprims::gemm::Algorithm::tf32x3));
+    tc_rungs = {{Algorithm::tf32x3, "row_fused_no_store_tf32x3", "tf32x3"},
+                {Algorithm::tf32, "row_fused_no_store_tf32", "tf32"}};
+  std::size_t ws_bytes = gpuprims::gemm::row_top2_workspace_bytes(m, n, k);
+  for (const TensorCoreRung& tc : tc_rungs)
+    ws_bytes = std::max(ws_bytes, gpuprims::gemm::row_top2_workspace_bytes(m, n, k, tc.algo));
   const std::size_t c_bytes = static_cast<std::size_t>(m) * static_cast<std::size_t>(n) * sizeof(float);
   std::size_t free_bytes = 0, total_bytes = 0;
   BENCH_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
@@ -175,7 +190,6 @@ void bench_per_row(const GemmShape& s, Timer& timer, const TimingOptions& opt, c
   BENCH_CUDA(tk::fill_uniform(a_buf.get(), m * k, 41 + m));
   BENCH_CUDA(tk::fill_uniform(b_buf.get(), k * n, 43 + n));
 
-  using gpuprims::gemm::Algorithm;
   auto fused = [&](float* c_out, Algorithm algo = Algorithm::tuned) {
     ok(gpuprims::gemm::sgemm_row_top2_argmin(m, n, k, 1.0f, A, k, B, n, 0.0f, c_out, n, rows, ws_buf.get(), ws_bytes,
                                              algo, stream),
@@ -195,8 +209,8 @@ void bench_per_row(const GemmShape& s, Timer& timer, const TimingOptions& opt, c
   // Agreement, once: the fused rows (C stored) == our sgemm + the pass, every byte; C not stored ==
   // C stored; positions against cuBLAS (FP32) + the pass, as a count of rows (near ties may order
   // otherwise under another summation order).
-  bool twin_agrees = false, no_store_agrees = false, tc_twin_agrees = false;
-  std::int64_t cublas_rows_same = -1, tc_cublas_rows_same = -1;
+  bool twin_agrees = false, no_store_agrees = false;
+  std::int64_t cublas_rows_same = -1;
   fused(nullptr);
   const std::vector<gpuprims::Top2> bare = download(rows);
   if (store_fits) {
@@ -212,15 +226,16 @@ void bench_per_row(const GemmShape& s, Timer& timer, const TimingOptions& opt, c
     no_store_agrees = std::memcmp(stored.data(), bare.data(), stored.size() * sizeof(gpuprims::Top2)) == 0;
     cublas_rows_same = rows_with_same_positions(stored, vendor);
     if (!twin_agrees) std::fprintf(stderr, "[bench] WARNING per-row fused and unfused top-2 disagree\n");
-    if (tensor_cores) {
-      fused(nullptr, Algorithm::tf32x3);
+    for (TensorCoreRung& rung : tc_rungs) {
+      fused(nullptr, rung.algo);
       const std::vector<gpuprims::Top2> tc = download(rows);
-      ours_sgemm(Algorithm::tf32x3);
+      ours_sgemm(rung.algo);
       launch_row_pass(C, m, n, n, twin, stream);
       const std::vector<gpuprims::Top2> tc_twin = download(twin);
-      tc_twin_agrees = std::memcmp(tc.data(), tc_twin.data(), tc.size() * sizeof(gpuprims::Top2)) == 0;
-      tc_cublas_rows_same = rows_with_same_positions(tc, vendor);
-      if (!tc_twin_agrees) std::fprintf(stderr, "[bench] WARNING per-row fused and unfused tf32x3 top-2 disagree\n");
+      rung.twin_agrees = std::memcmp(tc.data(), tc_twin.data(), tc.size() * sizeof(gpuprims::Top2)) == 0;
+      rung.cublas_rows_same = rows_with_same_positions(tc, vendor);
+      if (!rung.twin_agrees)
+        std::fprintf(stderr, "[bench] WARNING per-row fused and unfused %s top-2 disagree\n", rung.name);
     }
   }
 
@@ -228,7 +243,7 @@ void bench_per_row(const GemmShape& s, Timer& timer, const TimingOptions& opt, c
     const char* name;
     std::function<void()> run;
     bool needs_c;
-    bool tensor_core = false;  // tf32x3: its own agreement fields
+    const TensorCoreRung* tensor_core = nullptr;  // a tensor-core rung: its own agreement fields
   };
   std::vector<Path> paths = {{"cublas+row_top2_pass",
                               [&] {
@@ -244,13 +259,15 @@ void bench_per_row(const GemmShape& s, Timer& timer, const TimingOptions& opt, c
                               true},
                     {"row_fused", [&] { fused(C); }, true}, {"row_fused_no_store", [&] { fused(nullptr); }, false},
                     {"ours_sgemm_plain", [&] { ours_sgemm(); }, true}, {"cublas_sgemm_plain", cublas_sgemm, true}};
-  if (tensor_cores)
-    paths.insert(paths.begin() + 4,
-                 Path{"row_fused_no_store_tf32x3", [&] { fused(nullptr, Algorithm::tf32x3); }, false, true});
+  for (std::size_t i = 0; i < tc_rungs.size(); ++i) {
+    const TensorCoreRung* rung = &tc_rungs[i];
+    paths.insert(paths.begin() + 4 + static_cast<std::ptrdiff_t>(i),
+                 Path{rung->path, [&fused, rung] { fused(nullptr, rung->algo); }, false, rung});
+  }
   double baseline_ms = 0, plain_ms = 0, no_store_ms = 0;
   for (const Path& p : paths) {
     JsonRecord rec{{"path", std::string(p.name)}, {"form", std::string("per_row")}, {"m", m}, {"n", n}, {"k", k}};
-    if (p.tensor_core) rec.emplace_back("algorithm", std::string("tf32x3"));
+    if (p.tensor_core != nullptr) rec.emplace_back("algorithm", std::string(p.tensor_core->name));
     if (p.needs_c && !store_fits) {
       rec.emplace_back("skipped", std::string("C does not fit in device memory"));
       report.add(rec);
@@ -266,9 +283,9 @@ void bench_per_row(const GemmShape& s, Timer& timer, const TimingOptions& opt, c
     std::printf("\n");
     rec.emplace_back("time_ms", t.median_ms);
     if (baseline_ms > 0) rec.emplace_back("speedup_vs_cublas_row_pass", baseline_ms / t.median_ms);
-    if (store_fits && p.tensor_core) {
-      rec.emplace_back("fused_equals_unfused", tc_twin_agrees);
-      rec.emplace_back("rows_positions_equal_cublas", tc_cublas_rows_same);
+    if (store_fits && p.tensor_core != nullptr) {
+      rec.emplace_back("fused_equals_unfused", p.tensor_core->twin_agrees);
+      rec.emplace_back("rows_positions_equal_cublas", p.tensor_core->cublas_rows_same);
     } else if (store_fits) {
       rec.emplace_back("fused_equals_unfused", twin_agrees);
       rec.emplace_back("no_store_equals_stored", no_store_agrees);

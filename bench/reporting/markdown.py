@@ -421,6 +421,7 @@ ROW_TOP2_COLUMN = {
     "row_fused": "fused per-row (ms)",
     "row_fused_no_store": "fused per-row, C not stored (ms)",
     "row_fused_no_store_tf32x3": "fused per-row tf32x3, C not stored (ms)",
+    "row_fused_no_store_tf32": "fused per-row tf32, C not stored (ms)",
     "ours_sgemm_plain": "ours SGEMM only (ms)",
     "cublas_sgemm_plain": "cuBLAS SGEMM only (ms)",
 }
@@ -450,7 +451,9 @@ def row_top2_table(r):
            "with cuBLAS (FP32) and then runs a per-row top-2 pass over it (one warp per row, 16-byte streamed "
            "loads, a warp merge), written in bench/top2_bench.cu." + (
                " `fused per-row tf32x3` is the same call with the tf32x3 rung (tensor cores, FP32-class accuracy); "
-               "its speedup is over the same cuBLAS (FP32) + pass baseline." if tc else "")]
+               "its speedup is over the same cuBLAS (FP32) + pass baseline." if tc else "") + (
+               " `fused per-row tf32` is the call with the tf32 rung (one TF32 product, lossy)."
+               if "row_fused_no_store_tf32" in r.paths else "")]
     if notes.items:
         out.append("\n" + notes.render())
     return "\n".join(out)
