@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+"""Where a kernel's time goes by region of its SASS: splits each kernel of an ncu source-page export
+into the instructions its warps run many times (the main loop) and those they run about once (the
+prologue and epilogue), and sums the warp-stall samples and executed instructions of each part. Two
+exports of kernels that share a main loop (a plain GEMM and its fused top-2 twin) then show whether
+the extra time is in the loop or around it, and which stall reasons carry it.
+
+    ncu --section SourceCounters -o REPORT BINARY ARGS...
+    ncu -i REPORT.ncu-rep --page source --csv --print-source sass > KERNEL-sass.csv
+    python3 scripts/ncu_sass_regions.py KERNEL-sass.csv [MORE-sass.csv ...]
+
+An instruction is "loop" when it ran more than a fifth as often as the kernel's most executed
+instruction, "once" when it ran at all but less often, "never" otherwise. The per-warp columns divide
+the executed instructions by the most executed "once" instruction's count (about one per warp).
+"""
+import collections
+import csv
+import sys
+
+STALLS = ["stall_no_inst", "stall_not_selected", "stall_selected", "stall_wait", "stall_dispatch",
+          "stall_short_sb", "stall_long_sb", "stall_math", "stall_barrier", "stall_branch_resolving",
+          "stall_membar", "stall_imc"]
+
+
+def kernels(path):
+    """Each kernel of the export: its name and its rows (one per SASS instruction)."""
+    found, current, header = [], None, None
+    with open(path, newline="") as f:
+        for row in csv.reader(f):
+            if not row:
+                continue
+            if row[0] == "Kernel Name":
+                current = {"name": row[1], "rows": []}
+                found.append(current)
+                header = None
+            elif row[0] == "Address":
+                header = row
+            elif header and current is not None:
+                current["rows"].append(dict(zip(header, row)))
+    return found
+
+
+def number(text):
+    try:
+        return float(text.replace(",", ""))
+    except (AttributeError, ValueError):
+        return 0.0
+
+
+def opcode(source):
+    words = source.split()
+    if words and words[0].startswith("@"):  # predicate guard
+        words = words[1:]
+    return words[0].split(".")[0] if words else "?"
+
+
+def report(path):
+    for k in kernels(path):
+        rows = k["rows"]
+        if not rows:
+            continue
+        most = max(number(r["Instructions Executed"]) for r in rows)
+        parts = collections.OrderedDict((c, []) for c in ("loop", "once", "never"))
+        for r in rows:
+            e = number(r["Instructions Executed"])
+            parts["loop" if e > most / 5 else ("once" if e > 0 else "never")].append(r)
+        once_most = max([number(r["Instructions Executed"]) for r in parts["once"]] or [0.0])
+        print("%s: %s" % (path.split("/")[-1], k["name"][:160]))
+        for name, part in parts.items():
+            if not part:
+                continue
+            samples = sum(number(r["Warp Stall Sampling (All Samples)"]) for r in part)
+            executed = sum(number(r["Instructions Executed"]) for r in part)
+            stalls = " ".join("%s=%d" % (s[6:], sum(number(r.get(s, "0")) for r in part)) for s in STALLS)
+            per_warp = "%7.0f" % (executed / once_most) if once_most else "      -"
+            print("  %-5s static %5d  samples %6d  executed %11d  per warp %s  %s"
+                  % (name, len(part), samples, executed, per_warp, stalls))
+        ops = collections.Counter()
+        for r in parts["once"]:
+            ops[opcode(r["Source"])] += number(r["Instructions Executed"])
+        if once_most:
+            print("  once, per warp by opcode: " + ", ".join("%s %d" % (o, n / once_most) for o, n in ops.most_common(12)))
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    for p in sys.argv[1:]:
+        report(p)
