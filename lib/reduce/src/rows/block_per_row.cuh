@@ -5,9 +5,9 @@
 // The plan picks the block size (RowPlan::threads, block_threads: 64 to 256 by row length, 512 and
 // 1024 on long rows).
 // The result is stored plainly. An L2 evict_last hint on it kept the results' write-backs out of the
-// read stream and made float argmin at 2048 columns 0.7% faster on an H100 (results README, runs BO
-// and BP), but such lines outlive the call at raised priority, and the write-backs it defers fall on
-// the caller's next kernel. Loads under evict_first were slower.
+// read stream and made float argmin at 2048 columns 0.7% faster on an H100 alone, 0.2% in a sequence of
+// calls (results README, runs BO-BQ): the write-backs it defers fall on the caller's next kernel, and
+// such lines outlive the call at raised priority. Loads under evict_first were slower.
 #include <cstdint>
 
 #include <cuda_runtime_api.h>
