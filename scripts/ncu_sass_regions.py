@@ -36,7 +36,9 @@ def kernels(path):
             elif row[0] == "Address":
                 header = row
             elif header and current is not None:
-                current["rows"].append(dict(zip(header, row)))
+                r = dict(zip(header, row))
+                r["executed"] = number(r["Instructions Executed"])  # parsed once, used by every sum
+                current["rows"].append(r)
     return found
 
 
@@ -59,25 +61,25 @@ def report(path):
         rows = k["rows"]
         if not rows:
             continue
-        most = max(number(r["Instructions Executed"]) for r in rows)
+        most = max(r["executed"] for r in rows)
         parts = collections.OrderedDict((c, []) for c in ("loop", "once", "never"))
         for r in rows:
-            e = number(r["Instructions Executed"])
+            e = r["executed"]
             parts["loop" if e > most / 5 else ("once" if e > 0 else "never")].append(r)
-        once_most = max([number(r["Instructions Executed"]) for r in parts["once"]] or [0.0])
+        once_most = max([r["executed"] for r in parts["once"]] or [0.0])
         print("%s: %s" % (path.split("/")[-1], k["name"][:160]))
         for name, part in parts.items():
             if not part:
                 continue
             samples = sum(number(r["Warp Stall Sampling (All Samples)"]) for r in part)
-            executed = sum(number(r["Instructions Executed"]) for r in part)
+            executed = sum(r["executed"] for r in part)
             stalls = " ".join("%s=%d" % (s[6:], sum(number(r.get(s, "0")) for r in part)) for s in STALLS)
             per_warp = "%7.0f" % (executed / once_most) if once_most else "      -"
             print("  %-5s static %5d  samples %6d  executed %11d  per warp %s  %s"
                   % (name, len(part), samples, executed, per_warp, stalls))
         ops = collections.Counter()
         for r in parts["once"]:
-            ops[opcode(r["Source"])] += number(r["Instructions Executed"])
+            ops[opcode(r["Source"])] += r["executed"]
         if once_most:
             print("  once, per warp by opcode: " + ", ".join("%s %d" % (o, n / once_most) for o, n in ops.most_common(12)))
 
