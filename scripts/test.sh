@@ -9,7 +9,8 @@
 #     --build-dir   [build-test, the ci preset's]
 #     -- ARGS       passed to the configure step after the preset's, e.g. -- -DGPUPRIMS_WERROR=OFF
 #                   with a compiler that warns about things this one does not
-# Environment: CUDA_ARCHS (CMAKE_CUDA_ARCHITECTURES; default: the ci preset's 80;90), JOBS.
+# Environment: CUDA_ARCHS (CMAKE_CUDA_ARCHITECTURES; default: the ci preset's 80;90), JOBS,
+# CMAKE_GENERATOR (default: Ninja when installed, else CMake's default).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=build-test
@@ -42,7 +43,15 @@ command -v nvcc >/dev/null 2>&1 || export PATH="$PATH:/usr/local/cuda/bin"
 
 arch=()
 [ -n "${CUDA_ARCHS:-}" ] && arch=(-DCMAKE_CUDA_ARCHITECTURES="$CUDA_ARCHS")
+# Ninja when installed (and CMAKE_GENERATOR does not name another, and the build dir was not made by
+# another): it compiles the tests' and benchmarks' objects while the library's longest device
+# compiles run, where Make waits for the whole library first and leaves cores idle.
+generator=()
+if [ -z "${CMAKE_GENERATOR:-}" ] && command -v ninja >/dev/null 2>&1 &&
+  { [ ! -f "$build/CMakeCache.txt" ] || grep -q '^CMAKE_GENERATOR:INTERNAL=Ninja$' "$build/CMakeCache.txt"; }; then
+  generator=(-G Ninja)
+fi
 jobs=${JOBS:-$(nproc)}
-cmake --preset ci -B "$build" "${arch[@]}" "${extra[@]}"
+cmake --preset ci -B "$build" "${generator[@]}" "${arch[@]}" "${extra[@]}"
 cmake --build "$build" -j "$jobs"
 ctest --test-dir "$build" --output-on-failure -j "$jobs"
