@@ -105,10 +105,12 @@ nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.max.sm --format=c
 
 # One configuration for every stage that builds (build, dist), so they share build-gpu's objects.
 # The gpu-check preset (CMakePresets.json): Release, sm_90, GPUPRIMS_PTXAS_VERBOSE, RapidCheck from
-# .deps/rapidcheck when scripts/gpu-deps.sh put it there. Ninja when installed.
+# .deps/rapidcheck when scripts/gpu-deps.sh put it there. Ninja for a new build dir when installed.
+# shellcheck source=scripts/cmake-generator.sh
+source scripts/cmake-generator.sh
 configure() {
   local generator=()
-  command -v ninja >/dev/null && generator=(-G Ninja)
+  ninja_for "$build" && generator=(-G Ninja)
   cmake --preset gpu-check -B "$build" "${generator[@]}" >"$logs/configure.log" 2>&1
 }
 

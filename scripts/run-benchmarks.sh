@@ -130,6 +130,8 @@ else
 fi
 build_dir="$(abspath "${BUILD_DIR:-$root/build-bench}")"
 cd "$root"
+# shellcheck source=scripts/cmake-generator.sh
+source scripts/cmake-generator.sh
 
 elapsed() {  # elapsed SECONDS: "1 min 05 s" or "42 s"
   local s=$1
@@ -165,9 +167,7 @@ if [[ $skip_build -eq 0 ]]; then
   log="$build_dir/run-benchmarks.log"
   : >"$log"
   gen=()
-  if [[ ! -f "$build_dir/CMakeCache.txt" ]] && command -v ninja >/dev/null 2>&1; then
-    gen=(-G Ninja)  # a configured folder keeps its generator
-  fi
+  ninja_for "$build_dir" && gen=(-G Ninja)  # scripts/cmake-generator.sh
   jobs="$(nproc 2>/dev/null || echo 4)"
   echo "$prog: building ${targets[*]} (Release, CUDA architectures $archs) in ${build_dir#"$root"/}..."
   t0=$SECONDS

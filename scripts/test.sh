@@ -10,7 +10,7 @@
 #     -- ARGS       passed to the configure step after the preset's, e.g. -- -DGPUPRIMS_WERROR=OFF
 #                   with a compiler that warns about things this one does not
 # Environment: CUDA_ARCHS (CMAKE_CUDA_ARCHITECTURES; default: the ci preset's 80;90), JOBS,
-# CMAKE_GENERATOR (default: Ninja when installed, else CMake's default).
+# CMAKE_GENERATOR (default for a new build dir: Ninja when installed, else CMake's default).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=build-test
@@ -43,14 +43,12 @@ command -v nvcc >/dev/null 2>&1 || export PATH="$PATH:/usr/local/cuda/bin"
 
 arch=()
 [ -n "${CUDA_ARCHS:-}" ] && arch=(-DCMAKE_CUDA_ARCHITECTURES="$CUDA_ARCHS")
-# Ninja when installed (and CMAKE_GENERATOR does not name another, and the build dir was not made by
-# another): it compiles the tests' and benchmarks' objects while the library's longest device
-# compiles run, where Make waits for the whole library first and leaves cores idle.
+# Ninja for a new build dir when installed (scripts/cmake-generator.sh): the tests' and benchmarks'
+# objects compile while the library's longest device compiles run.
+# shellcheck source=scripts/cmake-generator.sh
+source scripts/cmake-generator.sh
 generator=()
-if [ -z "${CMAKE_GENERATOR:-}" ] && command -v ninja >/dev/null 2>&1 &&
-  { [ ! -f "$build/CMakeCache.txt" ] || grep -q '^CMAKE_GENERATOR:INTERNAL=Ninja$' "$build/CMakeCache.txt"; }; then
-  generator=(-G Ninja)
-fi
+ninja_for "$build" && generator=(-G Ninja)
 jobs=${JOBS:-$(nproc)}
 cmake --preset ci -B "$build" "${generator[@]}" "${arch[@]}" "${extra[@]}"
 cmake --build "$build" -j "$jobs"
