@@ -180,6 +180,79 @@ TEST(Top2Fused, MinimaInTheLastTilesWhileTheBoundFalls) {
   }
 }
 
+// Interior tiles rank a thread's values as floats and look up the two positions after (the packed
+// visitor's take_run); the cases the floats alone cannot settle fall back to the exact ranking. Each
+// case puts the answer in four consecutive columns (c % 4 == 0: one thread's values in the SIMT and
+// the wgmma tiles alike), in a product large enough for interior tiles on every rung. C carries the
+// pattern (beta = 1): C = -2^30 or -2^31 absorbs A * B (|A * B| <= 16 here) exactly.
+TEST(Top2Fused, OneThreadsTiesNanAndInfinitiesInInteriorTiles) {
+  GPUPRIMS_REQUIRE_GPU();
+  const t::GemmLayout l = t::make_layout(512, 512, 16);
+  const float big = -1073741824.0f, bigger = -2147483648.0f, inf = std::numeric_limits<float>::infinity();
+  const std::int64_t r = 132, c = 200;
+  auto at = [&](std::vector<float>& x, std::int64_t row, std::int64_t col) -> float& {
+    return x[static_cast<std::size_t>(row * l.ldc + col)];
+  };
+  auto rng = t::make_rng(450);
+  const t::GemmInputs base = t::make_inputs(l, rng);
+  struct Expected {
+    std::int64_t r1, c1, r2, c2;
+  };
+  const auto run_case = [&](const char* name, const t::GemmInputs& in, float alpha, Expected want) {
+    for (Algorithm algo : kAllAlgorithms) {
+      SCOPED_TRACE(std::string(name) + " " + gpuprims::gemm::name(algo));
+      const t::Top2Run run = t::run_sgemm_top2(l, in, algo, alpha, 1.0f);
+      expect_matches_stored_c(l, run);
+      EXPECT_EQ(run.top2.first.row, want.r1);
+      EXPECT_EQ(run.top2.first.col, want.c1);
+      EXPECT_EQ(run.top2.second.row, want.r2);
+      EXPECT_EQ(run.top2.second.col, want.c2);
+    }
+  };
+  {  // The smallest value twice in one thread (and once more in another, later): the lower two win.
+    t::GemmInputs in = base;
+    at(in.C, r, c + 1) = big;
+    at(in.C, r, c + 2) = big;
+    at(in.C, r + 200, c) = big;
+    run_case("minimum twice", in, 1.0f, {r, c + 1, r, c + 2});
+  }
+  {  // The second value twice, after the first.
+    t::GemmInputs in = base;
+    at(in.C, r, c + 1) = big;
+    at(in.C, r, c + 2) = big;
+    at(in.C, r, c + 3) = bigger;
+    run_case("second twice", in, 1.0f, {r, c + 3, r, c + 1});
+  }
+  {  // A NaN after the second value and before the first: fmaxf's copy of -2^30 must not displace it.
+    t::GemmInputs in = base;
+    at(in.C, r, c) = big;
+    at(in.C, r, c + 1) = std::nanf("");
+    at(in.C, r, c + 2) = bigger;
+    run_case("NaN between", in, 1.0f, {r, c + 2, r, c});
+  }
+  {  // One finite value, +inf everywhere else: the second is the first +inf in row-major order.
+    t::GemmInputs in = base;
+    for (float& v : in.C) v = inf;
+    at(in.C, r, c + 2) = -1.0f;
+    run_case("one finite", in, 1.0f, {r, c + 2, 0, 0});
+  }
+  {  // -inf twice.
+    t::GemmInputs in = base;
+    at(in.C, r, c) = -inf;
+    at(in.C, r, c + 3) = -inf;
+    run_case("-inf twice", in, 1.0f, {r, c, r, c + 3});
+  }
+  {  // -0.0 and +0.0 tie (alpha = -1 and row r of A zero: alpha * A * B = -0.0 there, so C's sign
+     // survives); every other entry is above 83.
+    t::GemmInputs in = base;
+    for (float& v : in.C) v = 100.0f + std::fabs(v);
+    for (std::int64_t p = 0; p < l.k; ++p) in.A[static_cast<std::size_t>(r * l.lda + p)] = 0.0f;
+    at(in.C, r, c + 1) = -0.0f;
+    at(in.C, r, c + 2) = 0.0f;
+    run_case("signed zeros", in, -1.0f, {r, c + 1, r, c + 2});
+  }
+}
+
 TEST(Top2Fused, CNotStoredGivesTheSameAnswerAndWritesNothing) {
   GPUPRIMS_REQUIRE_GPU();
   for (Algorithm algo : kAllAlgorithms) {

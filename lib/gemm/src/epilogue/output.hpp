@@ -25,6 +25,12 @@ struct OutputParams {
   int reset_count;
 };
 
+// One result's place in C, for visitors that are handed a thread's values by position (take_run).
+struct OutputCell {
+  std::int64_t row;
+  std::int64_t col;
+};
+
 // A kernel's epilogue arguments: the output, and what its visitor (visitors.hpp) receives. Kernels
 // take this by value, so each instantiation carries only its own visitor's arguments.
 template <class Visitor>

@@ -89,8 +89,6 @@ class RowTop2Visitor {
     pair_.add(PackedTop2::pack(order_key(v.z), col + 2));
     pair_.add(PackedTop2::pack(order_key(v.w), col + 3));
   }
-  __device__ __forceinline__ bool may_take4(float4) const { return true; }
-  __device__ __forceinline__ void take4(std::int64_t r, std::int64_t c, float4 v) { visit4(r, c, v); }
   template <int kThreads>
   __device__ __forceinline__ void finish(int) {
     flush();

@@ -4,8 +4,8 @@
 //
 // The visitor interface (every visitor has these; epilogue.cuh calls them):
 //   Args                           what the kernel receives (EpilogueParams::visit)
-//   kVotesPerTile                  interior tiles compute all their values, then ask may_take4 once
-//                                  per warp before take4 (a filter that rejects most values cheaply)
+//   kVotesPerTile                  interior tiles compute all their values, then vote once per warp
+//                                  (may_take) before take_run (a filter that rejects most values cheaply)
 //   workspace_bytes(blocks)        host: its part of the call's workspace for a grid of `blocks`
 //   begin(start, &args), end(...)  host: before the first and after the last launch of the call;
 //                                  begin may leave a few words to set to ~0 to the call's first
@@ -15,7 +15,9 @@
 //   V(args, n, prefetched)         device: constructed after the main loop
 //   visit(v, r, c)                 one result at (r, c), inside the m x n output
 //   visit4(r, c, float4)           four results at (r, c..c+3), inside the output, the warp converged
-//   may_take4 / take4              the two halves of visit4, for kVotesPerTile visitors
+//   may_take(least), take_run<N>(value, cell)
+//                                  kVotesPerTile visitors only: the vote on the smallest of a thread's
+//                                  values, and all N of them, value(s) at cell(s) in row-major order
 //   finish<kThreads>(tid)          every thread, once, after its last visit, the warp converged
 //   begin_tile(r), end_tile()      a persistent kernel's (tensor_core_wgmma.cuh): before a tile's main
 //                                  loop (r: the one row the thread visits in it), after its visits,
@@ -43,8 +45,6 @@ class StoreOnlyVisitor {
   __device__ StoreOnlyVisitor(const Args&, std::int64_t, float) {}
   __device__ __forceinline__ void visit(float, std::int64_t, std::int64_t) {}
   __device__ __forceinline__ void visit4(std::int64_t, std::int64_t, float4) {}
-  __device__ __forceinline__ bool may_take4(float4) const { return false; }
-  __device__ __forceinline__ void take4(std::int64_t, std::int64_t, float4) {}
   template <int kThreads>
   __device__ __forceinline__ void finish(int) {}
   __device__ __forceinline__ void begin_tile(std::int64_t) {}

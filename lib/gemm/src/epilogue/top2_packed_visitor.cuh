@@ -1,9 +1,9 @@
 #pragma once
 // The fused top-2 for outputs with fewer than 2^32 entries (any GEMM up to 65535 x 65535): each thread
-// ranks its results into a pair of packed (order key, 32-bit index) words with branch-free min/max,
-// and warps push their pairs into the grid's two words by atomics (common/device/
-// top2_atomic_merge.cuh). Values above the grid's bound - read at kernel start, so the read's
-// latency passes during the main loop - or above the thread's own second entry cannot enter the
+// ranks its results into a pair of packed (order key, 32-bit index) words with branch-free min/max
+// (interior tiles rank their values as floats first, take_run), and warps push their pairs into the
+// grid's two words by atomics (common/device/top2_atomic_merge.cuh). Values above the grid's bound - read at kernel
+// start, so the read's latency passes during the main loop - or above the thread's own second entry cannot enter the
 // result and are skipped. A persistent kernel pushes after each tile and reads the bound again before
 // the next tile's main loop, so its blocks, which start together, still skip most values. A grid of
 // about one wave writes the result from its last block (top2_atomic_finish), saving a launch.
@@ -14,6 +14,7 @@
 
 #include "common/device/top2_atomic_merge.cuh"
 #include "common/device/top2_order.hpp"
+#include "gemm/src/epilogue/output.hpp"
 #include "gemm/src/epilogue/visitor_args.hpp"
 
 namespace gpuprims::detail {
@@ -54,20 +55,61 @@ class Top2PackedVisitor {
   // One vote per four results: past the first blocks almost no warp has a candidate, so the ranking
   // is skipped as a whole (a warp-uniform branch, not predicated code).
   __device__ __forceinline__ void visit4(std::int64_t r, std::int64_t c, float4 v) {
-    if (__any_sync(__activemask(), may_take4(v))) take4(r, c, v);
-  }
-  // Not const: the first call after begin_tile turns the grid's word it read into the bound.
-  __device__ __forceinline__ bool may_take4(float4 v) {
     refresh();
-    return top2_may_enter(v.x, bound_) | top2_may_enter(v.y, bound_) | top2_may_enter(v.z, bound_) |
-           top2_may_enter(v.w, bound_);
+    const bool may = top2_may_enter(v.x, bound_) | top2_may_enter(v.y, bound_) | top2_may_enter(v.z, bound_) |
+                     top2_may_enter(v.w, bound_);
+    if (__any_sync(__activemask(), may)) {
+      const std::uint32_t i = index(r, c);
+      pair_.add(PackedTop2::pack(order_key(v.x), i));
+      pair_.add(PackedTop2::pack(order_key(v.y), i + 1));
+      pair_.add(PackedTop2::pack(order_key(v.z), i + 2));
+      pair_.add(PackedTop2::pack(order_key(v.w), i + 3));
+      tighten();
+    }
   }
-  __device__ __forceinline__ void take4(std::int64_t r, std::int64_t c, float4 v) {
-    const std::uint32_t i = index(r, c);
-    pair_.add(PackedTop2::pack(order_key(v.x), i));
-    pair_.add(PackedTop2::pack(order_key(v.y), i + 1));
-    pair_.add(PackedTop2::pack(order_key(v.z), i + 2));
-    pair_.add(PackedTop2::pack(order_key(v.w), i + 3));
+  // The vote of an interior tile (kVotesPerTile): `least` is the smallest of the thread's values by
+  // fminf, which drops NaN (+inf when all are NaN). Exact all the same: while the bound is a number
+  // the grid holds two entries that are not NaN, and a NaN ranks after both. Not const: the first
+  // call after begin_tile turns the grid's word it read into the bound.
+  __device__ __forceinline__ bool may_take(float least) {
+    refresh();
+    return top2_may_enter(least, bound_);
+  }
+  // The thread's values of an interior tile that passed the vote: value(s) at cell(s) (an
+  // OutputCell), s = 0..kCount-1 in increasing row-major position. Every warp of a one-wave grid gets
+  // here (no bound exists yet), so the cost is per value: ranked as floats first (min, max, min), then
+  // one pass finds the two positions (the lowest for equal values). Where the floats cannot tell the
+  // entries apart - the smallest value twice (or +0 and -0), a second entry of +inf (or none) - the
+  // exact ranking of packed words decides instead. A NaN never reaches the float pair: fmaxf(m1, NaN)
+  // gives m1 a second copy, which ends as m2 only beside a smaller m1, when the real copy is second.
+  template <int kCount, class Value, class Cell>
+  __device__ __forceinline__ void take_run(const Value& value, const Cell& cell) {
+    const float inf = __int_as_float(0x7f800000);
+    float m1 = inf, m2 = inf;
+#pragma unroll
+    for (int s = 0; s < kCount; ++s) {
+      const float v = value(s);
+      m2 = fminf(m2, fmaxf(m1, v));
+      m1 = fminf(m1, v);
+    }
+    if (m1 < m2 && m2 < inf) {
+      int s1 = 0, s2 = 0;
+#pragma unroll
+      for (int s = kCount - 1; s >= 0; --s) {
+        const float v = value(s);
+        s1 = v == m1 ? s : s1;
+        s2 = v == m2 ? s : s2;
+      }
+      const OutputCell c1 = cell(s1), c2 = cell(s2);
+      pair_.add(PackedTop2::pack(order_key(m1), index(c1.row, c1.col)));
+      pair_.add(PackedTop2::pack(order_key(m2), index(c2.row, c2.col)));
+    } else {
+#pragma unroll
+      for (int s = 0; s < kCount; ++s) {
+        const OutputCell c = cell(s);
+        pair_.add(PackedTop2::pack(order_key(value(s)), index(c.row, c.col)));
+      }
+    }
     tighten();
   }
   template <int kThreads>

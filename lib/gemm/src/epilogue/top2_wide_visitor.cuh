@@ -32,9 +32,7 @@ class Top2WideVisitor {
     const std::uint32_t key = order_key(v);
     if (best_.may_enter(key)) best_.insert_keyed(key, r * n_ + c);
   }
-  __device__ __forceinline__ void visit4(std::int64_t r, std::int64_t c, float4 v) { take4(r, c, v); }
-  __device__ __forceinline__ bool may_take4(float4) const { return true; }
-  __device__ __forceinline__ void take4(std::int64_t r, std::int64_t c, float4 v) {
+  __device__ __forceinline__ void visit4(std::int64_t r, std::int64_t c, float4 v) {
     visit(v.x, r, c);
     visit(v.y, r, c + 1);
     visit(v.z, r, c + 2);
