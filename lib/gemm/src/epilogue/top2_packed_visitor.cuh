@@ -2,11 +2,12 @@
 // The fused top-2 for outputs with fewer than 2^32 entries (any GEMM up to 65535 x 65535): each thread
 // ranks its results into a pair of packed (order key, 32-bit index) words with branch-free min/max
 // (interior tiles rank their values as floats first, take_run), and warps push their pairs into the
-// grid's two words by atomics (common/device/top2_atomic_merge.cuh). Values above the grid's bound - read at kernel
-// start, so the read's latency passes during the main loop - or above the thread's own second entry cannot enter the
-// result and are skipped. A persistent kernel pushes after each tile and reads the bound again before
-// the next tile's main loop, so its blocks, which start together, still skip most values. A grid of
-// about one wave writes the result from its last block (top2_atomic_finish), saving a launch.
+// grid's two words by atomics (common/device/top2_atomic_merge.cuh). Values above the grid's bound -
+// read at kernel start, so the read's latency passes during the main loop - or above the thread's own
+// second entry cannot enter the result and are skipped. A persistent kernel pushes after each tile
+// and reads the bound again before the next tile's main loop, so its blocks, which start together,
+// still skip most values. A grid of about one wave writes the result from its last block
+// (top2_atomic_finish), saving a launch.
 #include <cstddef>
 #include <cstdint>
 
