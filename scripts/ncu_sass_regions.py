@@ -7,11 +7,14 @@ the extra time is in the loop or around it, and which stall reasons carry it.
 
     ncu --section SourceCounters -o REPORT BINARY ARGS...
     ncu -i REPORT.ncu-rep --page source --csv --print-source sass > KERNEL-sass.csv
-    python3 scripts/ncu_sass_regions.py KERNEL-sass.csv [MORE-sass.csv ...]
+    python3 scripts/ncu_sass_regions.py [--top N] KERNEL-sass.csv [MORE-sass.csv ...]
 
 An instruction is "loop" when it ran more than a fifth as often as the kernel's most executed
 instruction, "once" when it ran at all but less often, "never" otherwise. The per-warp columns divide
 the executed instructions by the most executed "once" instruction's count (about one per warp).
+--top N also lists the N "once" instructions with the most stall samples (address, samples, its two
+largest stall reasons, the instruction), which says which part of the code run once holds the time:
+the ranking's compares, a barrier, an atomic's round trip.
 """
 import collections
 import csv
@@ -56,7 +59,17 @@ def opcode(source):
     return words[0].split(".")[0] if words else "?"
 
 
-def report(path):
+def top_once(rows, n):
+    """The n instructions of `rows` with the most stall samples, a line each."""
+    ranked = sorted(rows, key=lambda r: -number(r["Warp Stall Sampling (All Samples)"]))[:n]
+    for r in ranked:
+        reasons = sorted(((number(r.get(s, "0")), s[6:]) for s in STALLS), reverse=True)[:2]
+        print("    %s %6d  %-28s %s" % (r.get("Address", "?"), number(r["Warp Stall Sampling (All Samples)"]),
+                                      " ".join("%s=%d" % (name, v) for v, name in reasons if v > 0),
+                                      " ".join(r["Source"].split())[:70]))
+
+
+def report(path, top=0):
     for k in kernels(path):
         rows = k["rows"]
         if not rows:
@@ -82,10 +95,18 @@ def report(path):
             ops[opcode(r["Source"])] += r["executed"]
         if once_most:
             print("  once, per warp by opcode: " + ", ".join("%s %d" % (o, n / once_most) for o, n in ops.most_common(12)))
+        if top > 0 and parts["once"]:
+            print("  once, the %d instructions with the most samples:" % top)
+            top_once(parts["once"], top)
 
 
 if __name__ == "__main__":
-    if len(sys.argv) < 2:
+    args = sys.argv[1:]
+    top = 0
+    if len(args) >= 2 and args[0] == "--top":
+        top = int(args[1])
+        args = args[2:]
+    if not args:
         sys.exit(__doc__)
-    for p in sys.argv[1:]:
-        report(p)
+    for p in args:
+        report(p, top)

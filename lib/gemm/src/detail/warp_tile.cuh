@@ -247,11 +247,11 @@ __device__ __forceinline__ void warp_tile_epilogue(Epilogue<Visitor>& epi, const
   } else if (epi.interior(row0, col0, Cfg::BM, Cfg::BN)) {
     if constexpr (Visitor::kVotesPerTile) {
       float values[Cfg::TM][Cfg::TN];
-      float least = __int_as_float(0x7f800000);  // +inf; fminf drops NaN (see may_take)
+      VoteLeast least;
       epi.with_interior_form([&](auto store, auto beta) {
         for_each_vec4<Cfg>(acc, pos, row0, col0, [&](std::int64_t r, std::int64_t c, float4 a, int i, int j) {
           const float4 v = epi.value4(r, c, a, decltype(store)::value, decltype(beta)::value);
-          least = fminf(least, fminf(fminf(v.x, v.y), fminf(v.z, v.w)));
+          least.add(v);
           values[i][j] = v.x;
           values[i][j + 1] = v.y;
           values[i][j + 2] = v.z;
@@ -266,7 +266,7 @@ __device__ __forceinline__ void warp_tile_epilogue(Epilogue<Visitor>& epi, const
         return OutputCell{row0 + pos.wm + (i / 4) * 16 + pos.tr * 4 + i % 4,
                           col0 + pos.wn + (j / 4) * 32 + pos.tc * 4 + j % 4};
       };
-      if (__any_sync(kFullMask, epi.visitor().may_take(least)))
+      if (__any_sync(kFullMask, epi.visitor().may_take(least.value)))
         epi.visitor().template take_run<Cfg::TM * Cfg::TN>(value, cell);
     } else {
       epi.with_interior_form([&](auto store, auto beta) {

@@ -6,12 +6,21 @@
 // Kernels call prefetch() before their main loop, so a visitor's read of global state (the top-2's
 // current bound) is in flight while they compute, and construct the epilogue after it.
 #include <cstdint>
+#include <limits>
 #include <type_traits>
 
 #include "gemm/src/epilogue/output.hpp"
 #include "gemm/src/epilogue/visitors.cuh"
 
 namespace gpuprims::detail {
+
+// What an interior tile votes with (a voting visitor's may_take): the least of the thread's values by
+// fminf, which drops NaN, so a thread of NaN only votes with +inf. Both tile epilogues that vote fold
+// their values into one.
+struct VoteLeast {
+  float value = std::numeric_limits<float>::infinity();
+  __device__ __forceinline__ void add(float4 v) { value = fminf(value, fminf(fminf(v.x, v.y), fminf(v.z, v.w))); }
+};
 
 template <class Visitor>
 class Epilogue {

@@ -263,17 +263,16 @@ __device__ __forceinline__ void wgmma_tile_out(const GemmOperands& op, Epilogue<
           values[j] = epi.value4(r, c0 + 8 * (q0 + j), quad(q0 + j), decltype(store)::value, decltype(beta)::value);
       });
       if constexpr (Visitor::kVotesPerTile) {
-        float least = __int_as_float(0x7f800000);  // +inf; fminf drops NaN (see may_take)
+        VoteLeast least;
 #pragma unroll
-        for (int j = 0; j < kQuads; ++j)
-          least = fminf(least, fminf(fminf(values[j].x, values[j].y), fminf(values[j].z, values[j].w)));
+        for (int j = 0; j < kQuads; ++j) least.add(values[j]);
         // Value s is component s % 4 of values[s / 4]: row r, columns in increasing order.
         const auto value = [&](int s) {
           const float4& q = values[s / 4];
           return s % 4 == 0 ? q.x : s % 4 == 1 ? q.y : s % 4 == 2 ? q.z : q.w;
         };
         const auto cell = [&](int s) { return OutputCell{r, c0 + 8 * (q0 + s / 4) + s % 4}; };
-        if (__any_sync(kFullMask, epi.visitor().may_take(least)))
+        if (__any_sync(kFullMask, epi.visitor().may_take(least.value)))
           epi.visitor().template take_run<4 * kQuads>(value, cell);
       } else {
 #pragma unroll
