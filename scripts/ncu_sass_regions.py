@@ -52,6 +52,11 @@ def number(text):
         return 0.0
 
 
+def samples(row):
+    """An instruction's warp-stall samples, all reasons together."""
+    return number(row["Warp Stall Sampling (All Samples)"])
+
+
 def opcode(source):
     words = source.split()
     if words and words[0].startswith("@"):  # predicate guard
@@ -61,10 +66,9 @@ def opcode(source):
 
 def top_once(rows, n):
     """The n instructions of `rows` with the most stall samples, a line each."""
-    ranked = sorted(rows, key=lambda r: -number(r["Warp Stall Sampling (All Samples)"]))[:n]
-    for r in ranked:
+    for r in sorted(rows, key=samples, reverse=True)[:n]:
         reasons = sorted(((number(r.get(s, "0")), s[6:]) for s in STALLS), reverse=True)[:2]
-        print("    %s %6d  %-28s %s" % (r.get("Address", "?"), number(r["Warp Stall Sampling (All Samples)"]),
+        print("    %s %6d  %-28s %s" % (r.get("Address", "?"), samples(r),
                                       " ".join("%s=%d" % (name, v) for v, name in reasons if v > 0),
                                       " ".join(r["Source"].split())[:70]))
 
@@ -84,12 +88,12 @@ def report(path, top=0):
         for name, part in parts.items():
             if not part:
                 continue
-            samples = sum(number(r["Warp Stall Sampling (All Samples)"]) for r in part)
+            sampled = sum(samples(r) for r in part)
             executed = sum(r["executed"] for r in part)
             stalls = " ".join("%s=%d" % (s[6:], sum(number(r.get(s, "0")) for r in part)) for s in STALLS)
             per_warp = "%7.0f" % (executed / once_most) if once_most else "      -"
             print("  %-5s static %5d  samples %6d  executed %11d  per warp %s  %s"
-                  % (name, len(part), samples, executed, per_warp, stalls))
+                  % (name, len(part), sampled, executed, per_warp, stalls))
         ops = collections.Counter()
         for r in parts["once"]:
             ops[opcode(r["Source"])] += r["executed"]
