@@ -7,11 +7,16 @@ the extra time is in the loop or around it, and which stall reasons carry it.
 
     ncu --section SourceCounters -o REPORT BINARY ARGS...
     ncu -i REPORT.ncu-rep --page source --csv --print-source sass > KERNEL-sass.csv
-    python3 scripts/ncu_sass_regions.py [--top N] KERNEL-sass.csv [MORE-sass.csv ...]
+    python3 scripts/ncu_sass_regions.py [--top N] [--runs --warps W] KERNEL-sass.csv [MORE-sass.csv ...]
 
 An instruction is "loop" when it ran more than a fifth as often as the kernel's most executed
 instruction, "once" when it ran at all but less often, "never" otherwise. The per-warp columns divide
 the executed instructions by the most executed "once" instruction's count (about one per warp).
+--runs lists the straight runs of the code: consecutive instructions executed equally often (those
+executed at least a fiftieth as often as the most executed one), each with its length, how often a warp
+ran it (its count over the kernel's warps, which --warps gives: the grid's blocks times warps a block),
+its share of the kernel's stall samples, its two largest stall reasons and its commonest opcodes. A
+persistent kernel's main loop and its per-tile epilogue then read apart, piece by piece.
 --top N also lists the N "once" instructions with the most stall samples (address, samples, its two
 largest stall reasons, the instruction), which says which part of the code run once holds the time:
 the ranking's compares, a barrier, an atomic's round trip.
@@ -73,7 +78,31 @@ def top_once(rows, n):
                                       " ".join(r["Source"].split())[:70]))
 
 
-def report(path, top=0):
+def straight_runs(rows, warps):
+    """The kernel's straight runs (see --runs), a line each, in address order."""
+    most = max(r["executed"] for r in rows)
+    total = sum(samples(r) for r in rows) or 1.0
+    runs = []
+    for r in rows:
+        if runs and runs[-1][0]["executed"] == r["executed"]:
+            runs[-1].append(r)
+        else:
+            runs.append([r])
+    print("  straight runs (executed at least 1/50 as often as the most executed instruction):")
+    print("    %-8s %5s %9s %7s %6s  %-30s %s" % ("address", "instr", "per warp", "samples", "share", "stalls", "opcodes"))
+    for run in runs:
+        if run[0]["executed"] < most / 50:
+            continue
+        sampled = sum(samples(r) for r in run)
+        reasons = sorted(((sum(number(r.get(s, "0")) for r in run), s[6:]) for s in STALLS), reverse=True)[:2]
+        ops = collections.Counter(opcode(r["Source"]) for r in run)
+        print("    %-8s %5d %9.1f %7d %5.1f%%  %-30s %s" % (
+            run[0].get("Address", "?")[-8:], len(run), run[0]["executed"] / warps, sampled, 100.0 * sampled / total,
+            " ".join("%s=%d" % (name, v) for v, name in reasons if v > 0),
+            " ".join("%s:%d" % (o, n) for o, n in ops.most_common(6))))
+
+
+def report(path, top=0, warps=0):
     for k in kernels(path):
         rows = k["rows"]
         if not rows:
@@ -102,15 +131,26 @@ def report(path, top=0):
         if top > 0 and parts["once"]:
             print("  once, the %d instructions with the most samples:" % top)
             top_once(parts["once"], top)
+        if warps > 0:
+            straight_runs(rows, warps)
 
 
 if __name__ == "__main__":
     args = sys.argv[1:]
-    top = 0
-    if len(args) >= 2 and args[0] == "--top":
-        top = int(args[1])
-        args = args[2:]
-    if not args:
+    top = warps = 0
+    while args and args[0] in ("--top", "--runs", "--warps"):
+        if args[0] == "--runs":
+            warps = warps or -1
+            args = args[1:]
+        elif len(args) >= 2:
+            if args[0] == "--top":
+                top = int(args[1])
+            else:
+                warps = int(args[1])
+            args = args[2:]
+        else:
+            sys.exit(__doc__)
+    if not args or warps == -1:
         sys.exit(__doc__)
     for p in args:
-        report(p, top)
+        report(p, top, warps)

@@ -179,10 +179,14 @@ bool same_class(float a, float b) {
   return true;
 }
 
-TEST_F(TensorCore, NonFiniteInputsAndValuesNearFltMaxComeOutAsInTheFp32Rungs) {
-  GPUPRIMS_REQUIRE_GPU();
-  const auto l = t::make_layout(37, 41, 53, 1, 2, 3, 1, 0, 2);
-  auto rng = t::make_rng(1204);
+// Non-finite inputs and values near FLT_MAX in rows 1-6 and columns 5-30 of A and B: tf32x3 (whose
+// split turns some of them into NaN that the FP32 rungs do not give, and computes those entries again
+// in FP32) must give every entry the class the tuned rung gives it, and a finite entry within its
+// bound; tf32 the class too, but where an operand near FLT_MAX rounds to infinity (documented). With
+// `fused`, the fused top-2s over the same products too: the global one (C stored) equal to its unfused
+// twin over that C and to the call with C not stored, the per-row one to the per-row reference.
+void expect_nonfinite_as_in_fp32_rungs(const t::GemmLayout& l, std::uint64_t seed, bool fused) {
+  auto rng = t::make_rng(seed);
   t::GemmInputs in = t::make_inputs(l, rng);
   auto a = [&](std::int64_t i, std::int64_t p) -> float& { return in.A[static_cast<std::size_t>(i * l.lda + p)]; };
   auto b = [&](std::int64_t p, std::int64_t j) -> float& { return in.B[static_cast<std::size_t>(p * l.ldb + j)]; };
@@ -222,6 +226,40 @@ TEST_F(TensorCore, NonFiniteInputsAndValuesNearFltMaxComeOutAsInTheFp32Rungs) {
       }
     }
   EXPECT_GT(nonfinite, 3 * static_cast<int>(l.n) - 5) << "the inputs make whole rows non-finite";
+  if (!fused) return;
+  for (Algorithm algo : {Algorithm::tf32, Algorithm::tf32x3}) {
+    SCOPED_TRACE(gpuprims::gemm::name(algo));
+    const t::Top2Run stored = t::run_sgemm_top2(l, in, algo, 1.0f, 0.0f);
+    ASSERT_STATUS(Status::success, stored.status);
+    int other_class = 0;  // the fused kernel's own epilogue recomputes its NaN entries too
+    for (std::size_t at = 0; at < stored.C.size(); ++at)
+      other_class += !same_class(stored.C[at], (algo == Algorithm::tf32x3 ? x3 : one).C[at]);
+    EXPECT_EQ(other_class, 0) << "entries of the fused call's C whose class differs from the plain product's";
+    const t::Top2Run twin = t::run_reduce_top2(stored.C, l.m, l.n, l.ldc);
+    ASSERT_STATUS(Status::success, twin.status);
+    EXPECT_EQ(t::top2_diff(stored.top2, twin.top2), "");
+    const t::Top2Run unstored = t::run_sgemm_top2(l, in, algo, 1.0f, 0.0f, false);
+    ASSERT_STATUS(Status::success, unstored.status);
+    EXPECT_EQ(t::top2_diff(unstored.top2, stored.top2), "");
+    const t::RowTop2Run rows = t::run_sgemm_row_top2(l, in, algo, 1.0f, 0.0f);
+    ASSERT_STATUS(Status::success, rows.status);
+    EXPECT_EQ(t::row_top2_bytes_diff(rows.rows, t::reference_row_top2(rows.C.data(), l.m, l.n, l.ldc)), "");
+  }
+}
+
+TEST_F(TensorCore, NonFiniteInputsAndValuesNearFltMaxComeOutAsInTheFp32Rungs) {
+  GPUPRIMS_REQUIRE_GPU();
+  expect_nonfinite_as_in_fp32_rungs(t::make_layout(37, 41, 53, 1, 2, 3, 1, 0, 2), 1204, false);
+}
+
+// The same inside whole tiles (300 x 264: the wgmma form's first tiles lie wholly inside C, which
+// takes 16-byte accesses), where the form's epilogue runs its unchecked path unless the warp holds a
+// NaN, and with the fused top-2s; and the mma.sync form likewise.
+TEST_F(TensorCore, NonFiniteValuesInsideWholeTilesComeOutAsInTheFp32RungsAndInTheFusedTop2s) {
+  GPUPRIMS_REQUIRE_GPU();
+  expect_nonfinite_as_in_fp32_rungs(t::make_layout(300, 264, 53), 1207, true);
+  const PinnedForm mma_sync(gpuprims::detail::TensorCoreForm::mma_sync);
+  expect_nonfinite_as_in_fp32_rungs(t::make_layout(300, 264, 53), 1208, true);
 }
 
 TEST_F(TensorCore, SubnormalRemaindersKeepTf32Accuracy) {

@@ -40,6 +40,9 @@ class Epilogue {
     visitor_.visit(v, r, c);
   }
 
+  // Whether the call stores C (without it, beta == 0: validation allows no C only then).
+  __device__ __forceinline__ bool stores_c() const { return out_.store; }
+
   // Whether C takes 16-byte accesses (aligned, ldc % 4 == 0; always true when C is not stored).
   __device__ __forceinline__ bool vector_c() const { return out_.c_vec4; }
 

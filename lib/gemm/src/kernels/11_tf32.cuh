@@ -144,11 +144,24 @@ __device__ __forceinline__ float recompute_nan(const GemmOperands& op, std::int6
   return (isnan(v) && r < op.m && c < op.n) ? fp32_dot(op, r, c) : v;
 }
 
-// Four results of row r (columns c to c + 3), with one test on the common path, no NaN: the bounds
-// checks (64-bit compares) ran for every result and were a tenth of the wgmma form's epilogue (ncu,
-// fused top-2 at 16384^2 x 64). Written out, not as four calls of the one-result form above: with
-// those calls the wgmma form's fused top-2 at 16384^2 x 64 (tf32x3, C not stored) took 0.60 ms
-// against 0.535 (H100, both builds in one session), with the same registers and no spills.
+// Whether any of a thread's results is a NaN: one test for all of them, in two independent chains.
+template <int kCount>
+__device__ __forceinline__ bool any_nan(const float (&v)[kCount]) {
+  static_assert(kCount % 2 == 0, "pairs of results");
+  bool even = false, odd = false;
+#pragma unroll
+  for (int e = 0; e < kCount; e += 2) {
+    even |= isnan(v[e]);
+    odd |= isnan(v[e + 1]);
+  }
+  return even | odd;
+}
+
+// Four results of row r (columns c to c + 3), with one test on the common path, no NaN (the mma.sync
+// form's tiles; the wgmma form tests a whole tile at once with any_nan). Written out, not as four
+// calls of the one-result form above: when the wgmma form used it, the bounds checks (64-bit compares)
+// per result were a tenth of its epilogue, and with those calls its fused top-2 at 16384^2 x 64
+// (tf32x3, C not stored) took 0.60 ms against 0.535 (H100, both builds in one session).
 __device__ __forceinline__ void recompute_nan(const GemmOperands& op, std::int64_t r, std::int64_t c, float4& v) {
   if (!(isnan(v.x) | isnan(v.y) | isnan(v.z) | isnan(v.w)) || r >= op.m) return;
   if (isnan(v.x) && c < op.n) v.x = fp32_dot(op, r, c);

@@ -247,12 +247,27 @@ __device__ __forceinline__ void wgmma_tile_out(const GemmOperands& op, Epilogue<
   const auto quad = [&](int j) {
     const float s0 = odd ? acc[4 * j] : acc[4 * j + 2], s1 = odd ? acc[4 * j + 1] : acc[4 * j + 3];
     const float r0 = __shfl_xor_sync(~0u, s0, 1), r1 = __shfl_xor_sync(~0u, s1, 1);
-    float4 x =
-        odd ? make_float4(r0, r1, acc[4 * j + 2], acc[4 * j + 3]) : make_float4(acc[4 * j], acc[4 * j + 1], r0, r1);
-    if constexpr (Products::kRecomputesNaN) recompute_nan(op, r, c0 + 8 * j, x);
-    return x;
+    return odd ? make_float4(r0, r1, acc[4 * j + 2], acc[4 * j + 3]) : make_float4(acc[4 * j], acc[4 * j + 1], r0, r1);
   };
-  if (epi.interior(row0, col0, Cfg::BM, Cfg::BN)) {
+  // A split product's NaN is computed again in FP32 (recompute_nan), which the checked path below does
+  // per result. So a tile whose warp holds a NaN goes that way, and the interior run tests nothing: a
+  // test per four results there (a branch each) stood between the run's shuffles and left their
+  // latency bare - a quarter of the stall samples of the fused top-2 at 16384^2 x 64 (ncu, run CA).
+  bool interior = epi.interior(row0, col0, Cfg::BM, Cfg::BN);
+  if constexpr (Products::kRecomputesNaN) interior = interior && !__any_sync(kFullMask, any_nan(acc));
+  if (interior) {
+    // C not stored: a voting visitor's vote needs no row layout, so it runs on the values as the
+    // accumulators hold them, and a tile none of whose values can enter (past the first tiles, almost
+    // every one) skips the shuffles too. A tile that may goes out as below, and votes again there.
+    if constexpr (Visitor::kVotesPerTile) {
+      if (!epi.stores_c()) {
+        VoteLeast least;
+#pragma unroll
+        for (int e = 0; e < Cfg::BN / 2; e += 4)
+          least.add(epi.value4(r, c0, make_float4(acc[e], acc[e + 1], acc[e + 2], acc[e + 3]), false, false));
+        if (!__any_sync(kFullMask, epi.visitor().may_take(least.value))) return;
+      }
+    }
     constexpr int kQuads = 128 / 8;  // per run of 128 columns
 #pragma unroll
     for (int q0 = 0; q0 < Cfg::BN / 8; q0 += kQuads) {
