@@ -7,23 +7,23 @@ the extra time is in the loop or around it, and which stall reasons carry it.
 
     ncu --section SourceCounters -o REPORT BINARY ARGS...
     ncu -i REPORT.ncu-rep --page source --csv --print-source sass > KERNEL-sass.csv
-    python3 scripts/ncu_sass_regions.py [--top N] [--runs --warps W] KERNEL-sass.csv [MORE-sass.csv ...]
+    python3 scripts/ncu_sass_regions.py [--top N] [--runs WARPS] KERNEL-sass.csv [MORE-sass.csv ...]
 
 An instruction is "loop" when it ran more than a fifth as often as the kernel's most executed
 instruction, "once" when it ran at all but less often, "never" otherwise. The per-warp columns divide
 the executed instructions by the most executed "once" instruction's count (about one per warp).
---runs lists the straight runs of the code: consecutive instructions executed equally often (those
+--runs WARPS lists the straight runs of the code: consecutive instructions executed equally often (those
 executed at least a fiftieth as often as the most executed one), each with its length, how often a warp
-ran it (its count over the kernel's warps, which --warps gives: the grid's blocks times warps a block),
+ran it (its count over the kernel's WARPS: the grid's blocks times warps a block),
 its share of the kernel's stall samples, its two largest stall reasons and its commonest opcodes. A
 persistent kernel's main loop and its per-tile epilogue then read apart, piece by piece.
 --top N also lists the N "once" instructions with the most stall samples (address, samples, its two
 largest stall reasons, the instruction), which says which part of the code run once holds the time:
 the ranking's compares, a barrier, an atomic's round trip.
 """
+import argparse
 import collections
 import csv
-import sys
 
 STALLS = ["stall_no_inst", "stall_not_selected", "stall_selected", "stall_wait", "stall_dispatch",
           "stall_short_sb", "stall_long_sb", "stall_math", "stall_barrier", "stall_branch_resolving",
@@ -69,12 +69,16 @@ def opcode(source):
     return words[0].split(".")[0] if words else "?"
 
 
+def largest_stalls(rows, n=2):
+    """The n stall reasons with the most samples over `rows`, as "reason=samples" words."""
+    reasons = sorted(((sum(number(r.get(s, "0")) for r in rows), s[6:]) for s in STALLS), reverse=True)[:n]
+    return " ".join("%s=%d" % (name, v) for v, name in reasons if v > 0)
+
+
 def top_once(rows, n):
     """The n instructions of `rows` with the most stall samples, a line each."""
     for r in sorted(rows, key=samples, reverse=True)[:n]:
-        reasons = sorted(((number(r.get(s, "0")), s[6:]) for s in STALLS), reverse=True)[:2]
-        print("    %s %6d  %-28s %s" % (r.get("Address", "?"), samples(r),
-                                      " ".join("%s=%d" % (name, v) for v, name in reasons if v > 0),
+        print("    %s %6d  %-28s %s" % (r.get("Address", "?"), samples(r), largest_stalls([r]),
                                       " ".join(r["Source"].split())[:70]))
 
 
@@ -94,12 +98,10 @@ def straight_runs(rows, warps):
         if run[0]["executed"] < most / 50:
             continue
         sampled = sum(samples(r) for r in run)
-        reasons = sorted(((sum(number(r.get(s, "0")) for r in run), s[6:]) for s in STALLS), reverse=True)[:2]
         ops = collections.Counter(opcode(r["Source"]) for r in run)
         print("    %-8s %5d %9.1f %7d %5.1f%%  %-30s %s" % (
             run[0].get("Address", "?")[-8:], len(run), run[0]["executed"] / warps, sampled, 100.0 * sampled / total,
-            " ".join("%s=%d" % (name, v) for v, name in reasons if v > 0),
-            " ".join("%s:%d" % (o, n) for o, n in ops.most_common(6))))
+            largest_stalls(run), " ".join("%s:%d" % (o, n) for o, n in ops.most_common(6))))
 
 
 def report(path, top=0, warps=0):
@@ -136,21 +138,10 @@ def report(path, top=0, warps=0):
 
 
 if __name__ == "__main__":
-    args = sys.argv[1:]
-    top = warps = 0
-    while args and args[0] in ("--top", "--runs", "--warps"):
-        if args[0] == "--runs":
-            warps = warps or -1
-            args = args[1:]
-        elif len(args) >= 2:
-            if args[0] == "--top":
-                top = int(args[1])
-            else:
-                warps = int(args[1])
-            args = args[2:]
-        else:
-            sys.exit(__doc__)
-    if not args or warps == -1:
-        sys.exit(__doc__)
-    for p in args:
-        report(p, top, warps)
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--top", type=int, default=0, metavar="N")
+    parser.add_argument("--runs", type=int, default=0, metavar="WARPS")
+    parser.add_argument("exports", nargs="+", metavar="KERNEL-sass.csv")
+    args = parser.parse_args()
+    for p in args.exports:
+        report(p, args.top, args.runs)
