@@ -4,8 +4,8 @@
 // huge x 1, 7 x prime, rows of 32 to 2^20, cols == 0), padded and odd leading dimensions, inputs offset
 // by one element, NaN / ±inf / ±0 / ties at random positions and rows made of them; both the explicit-workspace and the
 // stream-ordered forms; determinism over 10 runs; row_top2_argmin against the CPU top-2 and against
-// top2_argmin over each row; bad inputs; one matrix past 2^31 elements. Under the sanitizer
-// (GPUPRIMS_SANITIZER=1) the large shapes shrink (keeping their regime) and the huge one is 2^21.
+// top2_argmin over each row; rows past one block-per-row launch; bad inputs; one matrix past 2^31 elements. Under the
+// sanitizer (GPUPRIMS_SANITIZER=1) the large shapes shrink (keeping their regime) and the huge one is 2^21.
 #include <gtest/gtest.h>
 
 #include <gpuprims/reduce.hpp>
@@ -26,6 +26,7 @@
 #include "support/guarded_array.hpp"
 #include "support/random.hpp"
 #include "support/rows_check.hpp"
+#include "support/rows_in_launches.hpp"
 #include "testkit/random.hpp"
 
 namespace {
@@ -241,6 +242,64 @@ TEST(ReduceRowsGpuTop2, MatchesTheReferenceAndTop2ArgminPerRow) {
       }
     }
   }
+}
+
+// Rows past one launch of the block-per-row path (RowPlan::grid: 2^30 blocks, more rows than any
+// matrix a test can hold) take further launches, each block one row. Here launches of 1, 2, 7 and 64
+// rows over 37 rows and over 9 long ones: each output byte for byte the one-launch call's (the same
+// blocks, the same trees) and the CPU reference's, nothing written past it.
+TEST(ReduceRowsGpuLaunches, RowsPastOneLaunchTakeFurtherLaunches) {
+  GPUPRIMS_REQUIRE_GPU();
+  namespace t = gpuprims::test;
+  auto rng = t::make_rng(0x5208);
+  for (const Shape& s : {Shape{37, 1000, 1003, 1}, Shape{9, 5003, 5003, 0}}) {
+    const rd::RowPlan plan = rd::make_row_plan(s.rows, s.cols, 16, t::sm_count());
+    ASSERT_EQ(rd::RowPath::block_per_row, plan.path) << label(s);
+    const int threads = plan.threads;
+    const int top2_threads = rd::block_threads(s.cols, rd::RowTuning::kTop2ColsPerThread);
+    for (Values v : {Values::uniform, Values::specials, Values::ties}) {
+      SCOPED_TRACE(label(s) + " values " + std::to_string(static_cast<int>(v)));
+      const rows::Matrix<float> m = rows::make_matrix<float>(s.rows, s.cols, s.ld, s.offset, v, rng);
+      const rows::DeviceMatrix<float> dm(m);
+      std::string error;
+      const auto want_arg = rows::run(Operator::argmin, m, dm, true, 0, &error);
+      ASSERT_EQ("", error);
+      const auto want_sum = rows::run(Operator::sum, m, dm, true, 0, &error);
+      ASSERT_EQ("", error);
+      const auto want_top2 = rows::run_top2(m, dm, true, &error);
+      ASSERT_EQ("", error);
+      ASSERT_EQ("", rows::check(Operator::argmin, m, want_arg, t::sm_count()));
+      ASSERT_EQ("", rows::check(Operator::sum, m, want_sum, t::sm_count()));
+      ASSERT_EQ("", rows::check_top2(m, want_top2));
+      for (std::int64_t grid : {1, 2, 7, 64}) {
+        SCOPED_TRACE("launches of " + std::to_string(grid) + " rows");
+        const auto rows_n = static_cast<std::size_t>(s.rows);
+        t::GuardedArray arg(rows_n * sizeof(gpuprims::ArgResult<float>) / 4);
+        t::GuardedArray sum(rows_n);
+        t::GuardedArray top2(rows_n * sizeof(Top2) / 4);
+        ASSERT_TRUE(arg.ok() && sum.ok() && top2.ok());
+        ASSERT_STATUS(Status::success, t::row_argmin_in_launches(
+                                           dm.ptr, s.rows, s.cols, s.ld,
+                                           reinterpret_cast<gpuprims::ArgResult<float>*>(arg.data()), threads, grid));
+        ASSERT_STATUS(Status::success, t::row_sum_in_launches(dm.ptr, s.rows, s.cols, s.ld, sum.data(), threads, grid));
+        ASSERT_STATUS(Status::success,
+                      t::row_top2_in_launches(dm.ptr, s.rows, s.cols, s.ld, reinterpret_cast<Top2*>(top2.data()),
+                                              top2_threads, grid));
+        CUDA_OK(cudaDeviceSynchronize());
+        const std::vector<float> got_arg = arg.download(), got_sum = sum.download(), got_top2 = top2.download();
+        EXPECT_EQ(0, std::memcmp(got_arg.data(), want_arg.data(), want_arg.size()));
+        EXPECT_EQ(0, std::memcmp(got_sum.data(), want_sum.data(), want_sum.size()));
+        EXPECT_EQ(0, std::memcmp(got_top2.data(), want_top2.data(), want_top2.size() * sizeof(Top2)));
+        EXPECT_EQ("", arg.guard_damage());
+        EXPECT_EQ("", sum.guard_damage());
+        EXPECT_EQ("", top2.guard_damage());
+      }
+    }
+  }
+  // A grid of no blocks is refused before any launch.
+  gpuprims::detail::DeviceBuffer<float> out(1);
+  ASSERT_TRUE(out);
+  EXPECT_EQ(Status::invalid_argument, t::row_sum_in_launches(out.get(), 1, 300, 300, out.get(), 64, 0));
 }
 
 // Bad inputs on a device: a Status, nothing written, nothing launched.

@@ -66,7 +66,7 @@ struct RowTuning {
   static constexpr std::int64_t kMinSplits = 4;
   // SM counts above this are planned as this many (bounds the workspace any device can ask for).
   static constexpr int kMaxSmCount = 512;
-  // Block-per-row grid cap (the kernel strides over rows beyond it).
+  // Blocks of one block-per-row launch, a row each (rows beyond it take further launches).
   static constexpr std::int64_t kMaxBlockGrid = std::int64_t{1} << 30;
   // Bytes of one vector load.
   static constexpr int kVecBytes = 16;
