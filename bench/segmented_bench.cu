@@ -160,8 +160,10 @@ int main(int argc, char** argv) {
       rec.emplace_back("row_plan", std::string(plan.path == rd::RowPath::lane_group      ? "lane_group"
                                                : plan.path == rd::RowPath::block_per_row ? "block_per_row"
                                                                                          : "split_row"));
-      if (plan.path == rd::RowPath::lane_group) rec.emplace_back("lanes", std::int64_t{plan.lanes});
-      else rec.emplace_back("block_threads", std::int64_t{plan.threads});
+      if (plan.path == rd::RowPath::lane_group) {
+        rec.emplace_back("lanes", std::int64_t{plan.lanes});
+        rec.emplace_back("lane_vectors", plan.group_vectors);
+      } else rec.emplace_back("block_threads", std::int64_t{plan.threads});
       if (plan.path == rd::RowPath::split_row) rec.emplace_back("splits", plan.splits);
       report.add(std::move(rec));
       table.push_back({op, type, "ours", rows, cols, t.median_ms, gbs, ratio, mismatch});

@@ -1,9 +1,9 @@
 // RapidCheck over the row reductions' plan (lib/reduce/src/rows/plan.hpp) and a host model of how
 // the kernels share a row out (rows/row_ops.cuh's thread_range: a scalar head to the first 16-byte
 // boundary, 16-byte vectors strided by the block, a scalar tail; the split kernel's column ranges):
-// for random shapes, SM counts, element widths and row addresses, every column is taken exactly once,
-// no thread takes more items than the chain the error bound uses, and the workspace query holds the
-// plan's partials.
+// for random shapes, SM counts, element widths and row addresses, every column is taken exactly once
+// (by a block per row, a split, or a lane group that reads vectors), no thread takes more items than
+// the chain the error bound uses, and the workspace query holds the plan's partials.
 #include <gtest/gtest.h>
 
 #include <rapidcheck.h>
@@ -54,16 +54,26 @@ TEST(ReduceRowsPlanProp, EveryColumnOnceAndChainsWithinTheBound) {
     const std::size_t acc = *rc::gen::element<std::size_t>(4, 8, 16, 24);
     const std::uintptr_t addr = static_cast<std::uintptr_t>(*rc::gen::inRange(0, 16 / static_cast<int>(elem))) *
                                 static_cast<std::uintptr_t>(elem);
-    const rd::RowPlan p = rd::make_row_plan(rows, cols, acc, sm);
+    const rd::RowPlan p =
+        rd::make_row_plan(rows, cols, acc, sm, rd::RowTuning::kColsPerThread, static_cast<std::size_t>(elem));
     const rd::RowSumChain chain = rd::row_sum_chain(p, cols);
     RC_LOG() << rows << " x " << cols << " sm " << sm << " elem " << elem << " path " << static_cast<int>(p.path);
-    RC_ASSERT(p.workspace <= rd::make_row_plan(rows, cols, acc, 0).workspace);
+    RC_ASSERT(
+        p.workspace <=
+        rd::make_row_plan(rows, cols, acc, 0, rd::RowTuning::kColsPerThread, static_cast<std::size_t>(elem)).workspace);
     RC_ASSERT(p.grid >= 1);
     switch (p.path) {
       case rd::RowPath::none: RC_FAIL("rows > 0 planned as nothing"); break;
       case rd::RowPath::lane_group: {
         RC_ASSERT(cols <= rd::RowTuning::kGroupMaxCols);
         RC_ASSERT(chain.items >= (cols + p.lanes - 1) / p.lanes);
+        if (p.group_vectors) {  // the group reads its row as a block of `lanes` threads would
+          RC_ASSERT(elem == 4 && p.lanes >= 16 / elem);
+          std::vector<int> taken(static_cast<std::size_t>(cols), 0);
+          const std::int64_t most = model_range(0, cols, addr, elem, p.lanes, &taken);
+          RC_ASSERT(std::all_of(taken.begin(), taken.end(), [](int n) { return n == 1; }));
+          RC_ASSERT(most <= chain.items);
+        }
         break;
       }
       case rd::RowPath::block_per_row: {

@@ -88,7 +88,9 @@ void expect_plan_valid(const rd::RowPlan& p, std::int64_t rows, std::int64_t col
     case rd::RowPath::lane_group:
       EXPECT_LE(cols, Tuning::kGroupMaxCols);
       EXPECT_TRUE(p.lanes == 1 || p.lanes == 2 || p.lanes == 4 || p.lanes == 8 || p.lanes == 16 || p.lanes == 32);
-      EXPECT_TRUE(p.lanes == 32 || p.lanes * Tuning::kGroupItemsPerLane >= cols);
+      EXPECT_TRUE(p.lanes == 32 ||
+                  p.lanes * (p.group_vectors ? Tuning::kGroupVectorItemsPerLane : Tuning::kGroupItemsPerLane) >= cols);
+      EXPECT_TRUE(!p.group_vectors || (p.lanes >= 4 && cols > 16)) << "a vector group has a lane per element";
       EXPECT_GE(p.grid, 1);
       EXPECT_LE(p.grid, kMaxGrid);
       EXPECT_EQ(p.workspace, 0u);
@@ -141,6 +143,19 @@ TEST(ReduceRowsCpu, RegimesGoWhereTheIssueSays) {
   EXPECT_EQ(1, rd::make_row_plan(std::int64_t{1} << 28, 1, 4, sm).lanes);
   EXPECT_EQ(32, rd::make_row_plan(1000, 256, 4, sm).lanes);
   EXPECT_EQ(rd::RowPath::lane_group, rd::make_row_plan(5, 0, 4, sm).path);
+  // Lane groups of 4-byte elements past 16 columns read vectors, two a lane; other rows one element
+  // at a time, four a lane.
+  for (std::int64_t cols : {0, 1, 5, 16, 17, 32, 33, 64, 100, 128, 255, 256}) {
+    SCOPED_TRACE(cols);
+    for (std::size_t elem : {2, 4, 8}) {
+      const rd::RowPlan p = rd::make_row_plan(1 << 16, cols, 8, sm, Tuning::kColsPerThread, elem);
+      ASSERT_EQ(rd::RowPath::lane_group, p.path);
+      EXPECT_EQ(elem == 4 && cols > 16, p.group_vectors) << elem;
+      EXPECT_EQ(rd::group_lanes(cols, p.group_vectors ? 8 : 4), p.lanes) << elem;
+    }
+  }
+  EXPECT_EQ(4, rd::make_row_plan(1 << 16, 32, 4, sm).lanes);
+  EXPECT_EQ(8, rd::make_row_plan(1 << 16, 32, 4, sm, Tuning::kColsPerThread, 2).lanes);
   // Many medium or long rows: a block per row.
   EXPECT_EQ(rd::RowPath::block_per_row, rd::make_row_plan(1 << 16, 4096, 4, sm).path);
   EXPECT_EQ(rd::RowPath::block_per_row, rd::make_row_plan(1 << 12, 65536, 4, sm).path);
@@ -230,6 +245,7 @@ TEST(ReduceRowsCpu, SumChainCoversEveryThreadsItems) {
       SCOPED_TRACE(::testing::Message() << rows << " x " << cols);
       if (p.path == rd::RowPath::lane_group) {
         EXPECT_GE(c.items, (cols + p.lanes - 1) / p.lanes);
+        if (p.group_vectors) EXPECT_GE(c.items, range_items(cols, p.lanes));
         EXPECT_EQ(1, c.passes);
       }
       if (p.path == rd::RowPath::block_per_row) {

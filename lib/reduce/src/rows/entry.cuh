@@ -52,10 +52,17 @@ inline bool valid_sizes(std::int64_t rows, std::int64_t cols) { return rows >= 0
 template <class Op>
 inline constexpr std::int64_t kColsPerThreadOf = row_cols_per_thread(std::is_same_v<Op, Top2RowOp>);
 
+// The plan of Op's call on this device (sm_count <= 0: the largest).
+template <class Op>
+RowPlan row_plan_for(std::int64_t rows, std::int64_t cols, int sm_count) {
+  return make_row_plan(rows, cols, sizeof(typename Op::Acc), sm_count, kColsPerThreadOf<Op>,
+                       sizeof(typename Op::Input));
+}
+
 template <class Op>
 std::size_t workspace_for(std::int64_t rows, std::int64_t cols) {
   if (!valid_sizes(rows, cols)) return 0;
-  return make_row_plan(rows, cols, sizeof(typename Op::Acc), 0, kColsPerThreadOf<Op>).workspace;
+  return row_plan_for<Op>(rows, cols, 0).workspace;
 }
 
 // The explicit-workspace call of any operator.
@@ -71,18 +78,10 @@ Status run_rows(const Op& op, const typename Op::Input* in, std::int64_t rows, s
   if (rows == 0) return Status::success;  // nothing to write: no CUDA call
   const ::gpuprims::detail::DeviceInfo* dev = nullptr;
   GPUPRIMS_TRY(::gpuprims::detail::current_device_info(&dev));
-  const RowPlan p = make_row_plan(rows, cols, sizeof(typename Op::Acc), dev->sm_count, kColsPerThreadOf<Op>);
+  const RowPlan p = row_plan_for<Op>(rows, cols, dev->sm_count);
   switch (p.path) {
     case RowPath::none: return Status::success;
-    case RowPath::lane_group:
-      switch (p.lanes) {
-        case 1: return launch_rows_lane_group<1>(op, in, rows, cols, ld, out, p.grid, stream);
-        case 2: return launch_rows_lane_group<2>(op, in, rows, cols, ld, out, p.grid, stream);
-        case 4: return launch_rows_lane_group<4>(op, in, rows, cols, ld, out, p.grid, stream);
-        case 8: return launch_rows_lane_group<8>(op, in, rows, cols, ld, out, p.grid, stream);
-        case 16: return launch_rows_lane_group<16>(op, in, rows, cols, ld, out, p.grid, stream);
-        default: return launch_rows_lane_group<32>(op, in, rows, cols, ld, out, p.grid, stream);
-      }
+    case RowPath::lane_group: return launch_rows_lane_group(op, in, rows, cols, ld, out, p, stream);
     case RowPath::block_per_row: return launch_rows_block(op, in, rows, cols, ld, out, p.threads, p.grid, stream);
     case RowPath::split_row:
       // p.workspace <= needed (the query plans for the largest device).

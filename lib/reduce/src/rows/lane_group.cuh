@@ -1,7 +1,10 @@
 #pragma once
 // Short rows (cols <= RowTuning::kGroupMaxCols, and cols == 0): a group of kLanes lanes (1-32) per
-// row, 256 / kLanes rows per block, each lane striding over its row so a warp's loads cover
-// consecutive columns; the group's lane 0 writes the row. A block strides over rows past the grid.
+// row, 256 / kLanes rows per block; the group's lane 0 writes the row. A block strides over rows past
+// the grid. Rows of 4-byte elements, in groups of at least four lanes, are read as a block per row
+// reads them (thread_range: a scalar head, 16-byte vectors, two a lane as the plan sizes the groups,
+// a scalar tail); other rows one element at a time, each lane striding over its row so a warp's
+// loads cover consecutive columns (group_lanes and RowTuning say why).
 #include <cstdint>
 
 #include <cuda_runtime_api.h>
@@ -16,7 +19,7 @@
 
 namespace gpuprims::reduce::detail {
 
-template <int kLanes, class Op>
+template <int kLanes, bool kVectors, class Op>
 __global__ void __launch_bounds__(RowTuning::kThreads)
     rows_lane_group_kernel(Op op, const typename Op::Input* in, std::int64_t rows, std::int64_t cols, std::int64_t ld,
                            typename Op::Output* out) {
@@ -30,19 +33,53 @@ __global__ void __launch_bounds__(RowTuning::kThreads)
     typename Op::Acc acc = op.identity();
     if (r < rows) {
       const typename Op::Input* row = in + r * ld;
+      if constexpr (kVectors) {
+        acc = thread_range<kLanes>(op, row, std::int32_t{0}, static_cast<std::int32_t>(cols), lane, acc);
+      } else {
 #pragma unroll 4  // several loads in flight per lane
-      for (std::int64_t c = lane; c < cols; c += kLanes) acc = accumulate(op, acc, row[c], c);
+        for (std::int64_t c = lane; c < cols; c += kLanes) acc = accumulate(op, acc, row[c], c);
+      }
     }
     acc = ::gpuprims::detail::warp_reduce<kLanes>(acc, ::gpuprims::device::CombineWith<Op>{op});
     if (lane == 0 && r < rows) out[r] = row_result(op, acc, r);
   }
 }
 
-template <int kLanes, class Op>
-Status launch_rows_lane_group(const Op& op, const typename Op::Input* in, std::int64_t rows, std::int64_t cols,
-                              std::int64_t ld, typename Op::Output* out, std::int64_t grid, cudaStream_t stream) {
-  rows_lane_group_kernel<kLanes, Op>
+template <int kLanes, bool kVectors, class Op>
+void launch_rows_lane_group_kernel(const Op& op, const typename Op::Input* in, std::int64_t rows, std::int64_t cols,
+                                   std::int64_t ld, typename Op::Output* out, std::int64_t grid, cudaStream_t stream) {
+  rows_lane_group_kernel<kLanes, kVectors, Op>
       <<<static_cast<unsigned>(grid), RowTuning::kThreads, 0, stream>>>(op, in, rows, cols, ld, out);
+}
+
+// The lane-group kernel of plan p (RowPath::lane_group).
+template <class Op>
+Status launch_rows_lane_group(const Op& op, const typename Op::Input* in, std::int64_t rows, std::int64_t cols,
+                              std::int64_t ld, typename Op::Output* out, const RowPlan& p, cudaStream_t stream) {
+  constexpr bool kCanVector = sizeof(typename Op::Input) == 4;          // group_reads_vectors
+  if (p.group_vectors && !kCanVector) return Status::invalid_argument;  // not a plan for this element type
+  if constexpr (kCanVector) {
+    if (p.group_vectors) {
+      switch (p.lanes) {
+        case 4: launch_rows_lane_group_kernel<4, true>(op, in, rows, cols, ld, out, p.grid, stream); break;
+        case 8: launch_rows_lane_group_kernel<8, true>(op, in, rows, cols, ld, out, p.grid, stream); break;
+        case 16: launch_rows_lane_group_kernel<16, true>(op, in, rows, cols, ld, out, p.grid, stream); break;
+        case 32: launch_rows_lane_group_kernel<32, true>(op, in, rows, cols, ld, out, p.grid, stream); break;
+        default: return Status::invalid_argument;  // vector groups have a lane per element of a vector
+      }
+      GPUPRIMS_LAUNCH_CHECK();
+      return Status::success;
+    }
+  }
+  switch (p.lanes) {
+    case 1: launch_rows_lane_group_kernel<1, false>(op, in, rows, cols, ld, out, p.grid, stream); break;
+    case 2: launch_rows_lane_group_kernel<2, false>(op, in, rows, cols, ld, out, p.grid, stream); break;
+    case 4: launch_rows_lane_group_kernel<4, false>(op, in, rows, cols, ld, out, p.grid, stream); break;
+    case 8: launch_rows_lane_group_kernel<8, false>(op, in, rows, cols, ld, out, p.grid, stream); break;
+    case 16: launch_rows_lane_group_kernel<16, false>(op, in, rows, cols, ld, out, p.grid, stream); break;
+    case 32: launch_rows_lane_group_kernel<32, false>(op, in, rows, cols, ld, out, p.grid, stream); break;
+    default: return Status::invalid_argument;  // not a group_lanes count
+  }
   GPUPRIMS_LAUNCH_CHECK();
   return Status::success;
 }
