@@ -1,7 +1,7 @@
 // Benchmark of the row-wise reductions (reduce_rows.hpp) beside cub::DeviceSegmentedReduce in one
 // process, through the same event timer (warm-up, L2 flushed outside the timed region, median of 25):
 // row_sum / row_min / row_max / row_argmin on float and row_sum on int32, rows of 32 to 2^20 elements
-// (16 lengths, three of them between powers of two) with 2^27 elements in all (2^24 with --quick; the
+// (18 lengths, five of them between powers of two) with 2^27 elements in all (2^24 with --quick; the
 // rows that fit where the length does not divide it), ld = cols. CUB gets its segment
 // offsets r * cols as a counting iterator scaled on the fly (no offsets array to read). Our workspace
 // and CUB's temporary storage are allocated once per case, outside timing; each of ours is checked
@@ -79,10 +79,11 @@ int main(int argc, char** argv) {
   cudaStream_t stream = timer.stream();
 
   const std::int64_t total = args.quick ? std::int64_t{1} << 24 : std::int64_t{1} << 27;
-  // Every power of two from 2^5 to 2^14, then 2^16, 2^18, 2^20, and three lengths between powers (each
-  // regime of rows/plan.hpp and each block size of block_threads, judged off its edges too).
-  const std::vector<std::int64_t> lengths = {32,   64,   128,  256,  512,   1024,  1536,   2048,
-                                             3072, 4096, 6144, 8192, 16384, 65536, 262144, std::int64_t{1} << 20};
+  // Every power of two from 2^5 to 2^14, then 2^16, 2^18, 2^20, and five lengths between powers (each
+  // regime of rows/plan.hpp and each block size of block_threads, judged off its edges too: 384 and 768
+  // on either side of the 4-byte lane groups' 512).
+  const std::vector<std::int64_t> lengths = {32,   64,   128,  256,  384,  512,   768,   1024,   1536,
+                                             2048, 3072, 4096, 6144, 8192, 16384, 65536, 262144, std::int64_t{1} << 20};
   const double copy_gbs = bench::measure_copy_gbs(timer, std::size_t{1} << 30);
   report.set("copy_gbs", copy_gbs);
   report.set("total_elements", total);

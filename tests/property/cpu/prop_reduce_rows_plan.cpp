@@ -65,7 +65,7 @@ TEST(ReduceRowsPlanProp, EveryColumnOnceAndChainsWithinTheBound) {
     switch (p.path) {
       case rd::RowPath::none: RC_FAIL("rows > 0 planned as nothing"); break;
       case rd::RowPath::lane_group: {
-        RC_ASSERT(cols <= rd::RowTuning::kGroupMaxCols);
+        RC_ASSERT(cols <= rd::group_max_cols(static_cast<std::size_t>(elem)));
         RC_ASSERT(chain.items >= (cols + p.lanes - 1) / p.lanes);
         if (p.group_vectors) {  // the group reads its row as a block of `lanes` threads would
           RC_ASSERT(elem == 4 && p.lanes >= 16 / elem);
@@ -77,7 +77,7 @@ TEST(ReduceRowsPlanProp, EveryColumnOnceAndChainsWithinTheBound) {
         break;
       }
       case rd::RowPath::block_per_row: {
-        RC_ASSERT(cols > rd::RowTuning::kGroupMaxCols);
+        RC_ASSERT(cols > rd::group_max_cols(static_cast<std::size_t>(elem)));
         std::vector<int> taken(static_cast<std::size_t>(cols), 0);
         if (cols >= rd::RowTuning::kVeryLongCols) {
           RC_ASSERT(p.threads == 1024);

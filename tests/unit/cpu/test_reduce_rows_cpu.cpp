@@ -86,7 +86,8 @@ void expect_plan_valid(const rd::RowPlan& p, std::int64_t rows, std::int64_t col
   switch (p.path) {
     case rd::RowPath::none: ADD_FAILURE() << "rows > 0 must be planned"; break;
     case rd::RowPath::lane_group:
-      EXPECT_LE(cols, Tuning::kGroupMaxCols);
+      EXPECT_LE(cols, Tuning::kGroupVectorMaxCols);  // 4-byte elements (the default)
+      EXPECT_TRUE(p.group_vectors || cols <= Tuning::kGroupMaxCols);
       EXPECT_TRUE(p.lanes == 1 || p.lanes == 2 || p.lanes == 4 || p.lanes == 8 || p.lanes == 16 || p.lanes == 32);
       EXPECT_TRUE(p.lanes == 32 ||
                   p.lanes * (p.group_vectors ? Tuning::kGroupVectorItemsPerLane : Tuning::kGroupItemsPerLane) >= cols);
@@ -96,7 +97,7 @@ void expect_plan_valid(const rd::RowPlan& p, std::int64_t rows, std::int64_t col
       EXPECT_EQ(p.workspace, 0u);
       break;
     case rd::RowPath::block_per_row:
-      EXPECT_GT(cols, Tuning::kGroupMaxCols);
+      EXPECT_GT(cols, Tuning::kGroupVectorMaxCols);
       if (cols >= Tuning::kVeryLongCols) {
         EXPECT_EQ(p.threads, 1024);
       } else if (cols >= Tuning::kLongCols) {
@@ -112,7 +113,7 @@ void expect_plan_valid(const rd::RowPlan& p, std::int64_t rows, std::int64_t col
       EXPECT_EQ(p.workspace, 0u);
       break;
     case rd::RowPath::split_row:
-      EXPECT_GT(cols, Tuning::kGroupMaxCols);
+      EXPECT_GT(cols, Tuning::kGroupVectorMaxCols);
       EXPECT_GE(p.splits, 4);  // fewer splits would not pay for the second launch (RowTuning::kMinSplits)
       EXPECT_LE(p.splits, Tuning::kMaxSplits);
       EXPECT_EQ(p.split_cols % 4, 0);
@@ -145,11 +146,14 @@ TEST(ReduceRowsCpu, RegimesGoWhereTheIssueSays) {
   EXPECT_EQ(rd::RowPath::lane_group, rd::make_row_plan(5, 0, 4, sm).path);
   // Lane groups of 4-byte elements past 16 columns read vectors, two a lane; other rows one element
   // at a time, four a lane.
-  for (std::int64_t cols : {0, 1, 5, 16, 17, 32, 33, 64, 100, 128, 255, 256}) {
+  for (std::int64_t cols : {0, 1, 5, 16, 17, 32, 33, 64, 100, 128, 255, 256, 257, 384, 511, 512, 513}) {
     SCOPED_TRACE(cols);
     for (std::size_t elem : {2, 4, 8}) {
       const rd::RowPlan p = rd::make_row_plan(1 << 16, cols, 8, sm, Tuning::kColsPerThread, elem);
-      ASSERT_EQ(rd::RowPath::lane_group, p.path);
+      // Up to 256 columns, or 512 for 4-byte elements (vector groups of 32 lanes).
+      const bool group = cols <= (elem == 4 ? 512 : 256);
+      ASSERT_EQ(group ? rd::RowPath::lane_group : rd::RowPath::block_per_row, p.path) << elem;
+      if (!group) continue;
       EXPECT_EQ(elem == 4 && cols > 16, p.group_vectors) << elem;
       EXPECT_EQ(rd::group_lanes(cols, p.group_vectors ? 8 : 4), p.lanes) << elem;
     }
@@ -183,8 +187,9 @@ TEST(ReduceRowsCpu, RegimesGoWhereTheIssueSays) {
   EXPECT_EQ(128, rd::make_row_plan(1 << 16, 2048, 32, sm, kTop2).threads);
   EXPECT_EQ(128, rd::make_row_plan(1 << 16, 4095, 32, sm, kTop2).threads);
   EXPECT_EQ(256, rd::make_row_plan(1 << 16, 4096, 32, sm, kTop2).threads);
-  EXPECT_EQ(64, rd::make_row_plan(1 << 18, 512, 4, sm).threads);
-  EXPECT_EQ(64, rd::make_row_plan(1 << 18, 257, 4, sm).threads);
+  EXPECT_EQ(64, rd::make_row_plan(1 << 18, 512, 4, sm, Tuning::kColsPerThread, 8).threads);
+  EXPECT_EQ(64, rd::make_row_plan(1 << 18, 257, 4, sm, Tuning::kColsPerThread, 2).threads);
+  EXPECT_EQ(64, rd::make_row_plan(1 << 18, 513, 4, sm).threads);
   EXPECT_EQ(256, rd::make_row_plan(256, 1 << 20, 4, sm).threads);  // split rows
   // Few long rows: split.
   const rd::RowPlan one = rd::make_row_plan(1, std::int64_t{1} << 28, 4, sm);

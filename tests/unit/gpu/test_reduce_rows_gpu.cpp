@@ -76,7 +76,9 @@ std::vector<Shape> shapes() {
       {131072, 32, 32, 0},
       {1000, 33, 37, 1},
       {16384, 256, 256, 0},
-      {300, 257, 301, 1},
+      {300, 257, 301, 1},  // 4-byte elements: a lane group of 32 (up to kGroupVectorMaxCols); others a block
+      {500, 509, 511, 1},  // 4-byte elements: 32 lanes of up to four vectors, head and tail
+      {200, 512, 512, 0},
       {1024, 4096, 4096, 0},
       {513, 4099, 4103, 1},
       {64, 65536, 65536, 1},

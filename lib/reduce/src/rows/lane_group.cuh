@@ -1,10 +1,10 @@
 #pragma once
-// Short rows (cols <= RowTuning::kGroupMaxCols, and cols == 0): a group of kLanes lanes (1-32) per
-// row, 256 / kLanes rows per block; the group's lane 0 writes the row. A block strides over rows past
-// the grid. Rows of 4-byte elements, in groups of at least four lanes, are read as a block per row
-// reads them (thread_range: a scalar head, 16-byte vectors, two a lane as the plan sizes the groups,
-// a scalar tail); other rows one element at a time, each lane striding over its row so a warp's
-// loads cover consecutive columns (group_lanes and RowTuning say why).
+// Short rows (cols <= group_max_cols: 256, or 512 for 4-byte elements; and cols == 0): a group of
+// kLanes lanes (1-32) per row, 256 / kLanes rows per block; the group's lane 0 writes the row. A block
+// strides over rows past the grid. Rows of 4-byte elements, in groups of at least four lanes, are read
+// as a block per row reads them (thread_range: a scalar head, 16-byte vectors, two to four a lane as
+// the plan sizes the groups, a scalar tail); other rows one element at a time, each lane striding over
+// its row so a warp's loads cover consecutive columns (group_lanes and RowTuning say why).
 #include <cstdint>
 
 #include <cuda_runtime_api.h>

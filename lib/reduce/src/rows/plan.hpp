@@ -47,7 +47,8 @@ struct RowTuning {
   // 256 it read rows of 1536 and 3072 floats at 1738-1739 GB/s against 1983 and 2042 in blocks of 64
   // and 128 (H100, session 23, run AX).
   static constexpr std::int64_t kTop2ColsPerThread = 16;
-  // Rows of at most this many columns take the lane-group path (a group of 1-32 lanes per row).
+  // Rows of at most this many columns take the lane-group path (a group of 1-32 lanes per row); rows
+  // of 4-byte elements up to kGroupVectorMaxCols.
   static constexpr std::int64_t kGroupMaxCols = 256;
   // A lane group is sized so each lane takes about this many columns of its row, read one at a time
   // (elements of 2 or 8 bytes).
@@ -58,6 +59,10 @@ struct RowTuning {
   // less at 64 and 128, float sums 3% less at 64-256 and 7% more at 32; one vector a lane (four
   // columns) was 16-36% slower than one element at a time (session 33, runs CJ and CK).
   static constexpr std::int64_t kGroupVectorItemsPerLane = 8;
+  // Rows of 4-byte elements take the lane-group path up to this many columns (32 lanes, up to four
+  // vectors a lane): on an H200 a warp a row read rows of 512 floats or int32s 16-24% faster than
+  // 64-thread blocks a row (argmin, min, max, sums, the per-row top-2; session 33, run CM).
+  static constexpr std::int64_t kGroupVectorMaxCols = 512;
   // Lane-group grid: at most this many blocks per SM (the kernel strides over rows beyond it).
   static constexpr std::int64_t kGroupBlocksPerSm = 16;
   // Blocks of kThreads one SM keeps resident (2048 threads): a row count below sm_count times this
@@ -123,6 +128,11 @@ constexpr int group_lanes(std::int64_t cols, std::int64_t per_lane = RowTuning::
   return lanes;
 }
 
+// The longest rows of elem_bytes-wide elements the lane-group path takes.
+constexpr std::int64_t group_max_cols(std::size_t elem_bytes) {
+  return elem_bytes == 4 ? RowTuning::kGroupVectorMaxCols : RowTuning::kGroupMaxCols;
+}
+
 // Whether lane groups read rows of cols elements elem_bytes wide in 16-byte vectors: 4-byte elements,
 // where groups of kGroupVectorItemsPerLane a lane still have a lane per vector element (the head
 // takes one element a lane), i.e. more than 16 columns.
@@ -159,7 +169,7 @@ constexpr RowPlan make_row_plan(std::int64_t rows, std::int64_t cols, std::size_
   RowPlan p{};
   if (rows <= 0) return p;
   const std::int64_t sms = planning_sm_count(sm_count);
-  if (cols <= RowTuning::kGroupMaxCols) {
+  if (cols <= group_max_cols(elem_bytes)) {
     p.path = RowPath::lane_group;
     p.group_vectors = group_reads_vectors(cols, elem_bytes);
     p.lanes = group_lanes(cols, p.group_vectors ? RowTuning::kGroupVectorItemsPerLane : RowTuning::kGroupItemsPerLane);
