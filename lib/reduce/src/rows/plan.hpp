@@ -60,8 +60,8 @@ struct RowTuning {
   // columns) was 16-36% slower than one element at a time (session 33, runs CJ and CK).
   static constexpr std::int64_t kGroupVectorItemsPerLane = 8;
   // Rows of 4-byte elements take the lane-group path up to this many columns (32 lanes, up to four
-  // vectors a lane): on an H200 a warp a row read rows of 512 floats or int32s 16-24% faster than
-  // 64-thread blocks a row (argmin, min, max, sums, the per-row top-2; session 33, run CM).
+  // vectors a lane): on an H200 a warp a row took 16-24% less time than a 64-thread block a row on rows
+  // of 512 floats or int32s (argmin, min, max, sums, the per-row top-2; session 33, run CM).
   static constexpr std::int64_t kGroupVectorMaxCols = 512;
   // Lane-group grid: at most this many blocks per SM (the kernel strides over rows beyond it).
   static constexpr std::int64_t kGroupBlocksPerSm = 16;
