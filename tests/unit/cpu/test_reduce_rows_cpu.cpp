@@ -250,7 +250,9 @@ TEST(ReduceRowsCpu, SumChainCoversEveryThreadsItems) {
       SCOPED_TRACE(::testing::Message() << rows << " x " << cols);
       if (p.path == rd::RowPath::lane_group) {
         EXPECT_GE(c.items, (cols + p.lanes - 1) / p.lanes);
-        if (p.group_vectors) EXPECT_GE(c.items, range_items(cols, p.lanes));
+        if (p.group_vectors) {
+          EXPECT_GE(c.items, range_items(cols, p.lanes));
+        }
         EXPECT_EQ(1, c.passes);
       }
       if (p.path == rd::RowPath::block_per_row) {
