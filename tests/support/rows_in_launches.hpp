@@ -13,8 +13,8 @@
 
 namespace gpuprims::test {
 
-// row_argmin / row_sum / row_top2_argmin of float rows on the block-per-row path (rows of more than
-// 256 columns; blocks of `threads`), in launches of at most `grid` rows each.
+// row_argmin / row_sum / row_top2_argmin of float rows on the block-per-row path (blocks of
+// `threads`, whatever the plan would pick), in launches of at most `grid` rows each.
 Status row_argmin_in_launches(const float* d_in, std::int64_t rows, std::int64_t cols, std::int64_t ld,
                               ArgResult<float>* d_out, int threads, std::int64_t grid, cudaStream_t stream = nullptr);
 Status row_sum_in_launches(const float* d_in, std::int64_t rows, std::int64_t cols, std::int64_t ld, float* d_out,

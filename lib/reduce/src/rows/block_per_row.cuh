@@ -45,7 +45,7 @@ template <int kThreads, class Col, class Op>
 void launch_rows_block_kernel(const Op& op, const typename Op::Input* in, std::int64_t rows, std::int64_t cols,
                               std::int64_t ld, typename Op::Output* out, std::int64_t grid, cudaStream_t stream) {
   for (std::int64_t first = 0; first < rows; first += grid) {
-    const auto blocks = static_cast<unsigned>(rows - first < grid ? rows - first : grid);
+    const auto blocks = static_cast<unsigned>(min_of(rows - first, grid));
     rows_block_kernel<kThreads, Col, Op><<<blocks, kThreads, 0, stream>>>(op, in, first, cols, ld, out);
   }
 }

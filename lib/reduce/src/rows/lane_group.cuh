@@ -56,7 +56,7 @@ void launch_rows_lane_group_kernel(const Op& op, const typename Op::Input* in, s
 template <class Op>
 Status launch_rows_lane_group(const Op& op, const typename Op::Input* in, std::int64_t rows, std::int64_t cols,
                               std::int64_t ld, typename Op::Output* out, const RowPlan& p, cudaStream_t stream) {
-  constexpr bool kCanVector = sizeof(typename Op::Input) == 4;          // group_reads_vectors
+  constexpr bool kCanVector = group_vector_element(sizeof(typename Op::Input));
   if (p.group_vectors && !kCanVector) return Status::invalid_argument;  // not a plan for this element type
   if constexpr (kCanVector) {
     if (p.group_vectors) {

@@ -31,15 +31,15 @@ struct RowTuning {
   // than two to four splits a row (probe of session 21).
   static constexpr int kVeryLongThreads = 1024;
   static constexpr std::int64_t kVeryLongCols = std::int64_t{1} << 17;
-  // Shorter rows on the block-per-row path get kColsPerThread columns a thread or more (three or four
-  // 16-byte vectors of floats, loaded at once): blocks of 64 threads from 257 to 1535 columns, 128 to
-  // 3071, kThreads beyond. On an H100, 256-thread blocks on rows of 512-2048 floats left threads with
-  // one or two vectors each and read at 0.60-0.82x DeviceSegmentedReduce; 64 and 128 threads read at
-  // 0.99-1.95x there (probe of session 21). The edges moved down from 2048 and 4096 columns (16 a
-  // thread) in session 23: float argmin / sum / min and int32 sum read rows of 1536-1792 columns
-  // 0.5-1.0% faster in blocks of 128 than of 64, and rows of 3072-3584 0.4-1.1% faster in blocks of 256
-  // than of 128; at 2048 and 2560, 128 stays level with or ahead of 256 (float argmin 0.993x CUB
-  // against 0.951x at 2048).
+  // Shorter rows on the block-per-row path get kColsPerThread columns a thread or more (three or four 16-byte
+  // vectors of floats, loaded at once): blocks of 64 threads up to 1535 columns (from 257, or 513 for 4-byte
+  // elements: group_max_cols), 128 to 3071, kThreads beyond. On an H100, 256-thread blocks on rows of
+  // 512-2048 floats left threads with one or two vectors each and read at 0.60-0.82x DeviceSegmentedReduce;
+  // 64 and 128 threads read at 0.99-1.95x there (probe of session 21). The edges moved down from 2048 and
+  // 4096 columns (16 a thread) in session 23: float argmin / sum / min and int32 sum read rows of 1536-1792
+  // columns 0.5-1.0% faster in blocks of 128 than of 64, and rows of 3072-3584 0.4-1.1% faster in blocks of
+  // 256 than of 128; at 2048 and 2560, 128 stays level with or ahead of 256 (float argmin 0.993x CUB against
+  // 0.951x at 2048).
   static constexpr int kMinBlockThreads = 64;
   static constexpr std::int64_t kColsPerThread = 12;
   // The per-row top-2 keeps 16 columns a thread (edges at 2048 and 4096): each thread's insertions
@@ -128,16 +128,19 @@ constexpr int group_lanes(std::int64_t cols, std::int64_t per_lane = RowTuning::
   return lanes;
 }
 
+// Whether lane groups may read rows of elem_bytes-wide elements in 16-byte vectors (4-byte elements).
+constexpr bool group_vector_element(std::size_t elem_bytes) { return elem_bytes == 4; }
+
 // The longest rows of elem_bytes-wide elements the lane-group path takes.
 constexpr std::int64_t group_max_cols(std::size_t elem_bytes) {
-  return elem_bytes == 4 ? RowTuning::kGroupVectorMaxCols : RowTuning::kGroupMaxCols;
+  return group_vector_element(elem_bytes) ? RowTuning::kGroupVectorMaxCols : RowTuning::kGroupMaxCols;
 }
 
 // Whether lane groups read rows of cols elements elem_bytes wide in 16-byte vectors: 4-byte elements,
 // where groups of kGroupVectorItemsPerLane a lane still have a lane per vector element (the head
 // takes one element a lane), i.e. more than 16 columns.
 constexpr bool group_reads_vectors(std::int64_t cols, std::size_t elem_bytes) {
-  return elem_bytes == 4 &&
+  return group_vector_element(elem_bytes) &&
          group_lanes(cols, RowTuning::kGroupVectorItemsPerLane) >= RowTuning::kVecBytes / static_cast<int>(elem_bytes);
 }
 
@@ -220,25 +223,28 @@ constexpr int log2_of(std::int64_t pow2) {
   return l;
 }
 
+// Items one thread of `threads` adds in thread_range over len columns, at most: a scalar head (one
+// item), vectors of at most 8 items, a scalar tail (one item).
+constexpr std::int64_t range_chain_items(std::int64_t len, std::int64_t threads) { return len / threads + 8 + 2; }
+
 constexpr RowSumChain row_sum_chain(const RowPlan& p, std::int64_t cols) {
   RowSumChain c{};
   const std::int64_t t = RowTuning::kThreads;
   switch (p.path) {
     case RowPath::none: break;
     case RowPath::lane_group:
-      // Vector reads: as a block per row of `lanes` threads (below); else one at a time, a lane at most
+      // Vector reads: as a block per row of `lanes` threads; else one at a time, a lane at most
       // ceil(cols / lanes).
-      c.items = p.group_vectors ? cols / p.lanes + 8 + 2 : cols / p.lanes + 1;
+      c.items = p.group_vectors ? range_chain_items(cols, p.lanes) : cols / p.lanes + 1;
       c.tree_log2 = log2_of(p.lanes);
       break;
     case RowPath::block_per_row:
-      // A scalar head (one item per thread), vectors of at most 8 items, a scalar tail (one item).
-      c.items = cols / p.threads + 8 + 2;
+      c.items = range_chain_items(cols, p.threads);
       c.tree_log2 = log2_of(p.threads);
       break;
     case RowPath::split_row:
       // One split like a row, then the combine: a chain of splits / kThreads partials and a block tree.
-      c.items = p.split_cols / t + 8 + 2 + p.splits / t + 1;
+      c.items = range_chain_items(p.split_cols, t) + p.splits / t + 1;
       c.tree_log2 = 2 * RowTuning::kLog2Threads;
       c.passes = 2;
       break;
