@@ -1,6 +1,7 @@
 // Benchmark of the row-wise reductions (reduce_rows.hpp) beside cub::DeviceSegmentedReduce in one
 // process, through the same event timer (warm-up, L2 flushed outside the timed region, median of 25):
-// row_sum / row_min / row_max / row_argmin on float and row_sum on int32, rows of 32 to 2^20 elements
+// row_sum / row_min / row_max / row_argmin on float and row_sum on int32, and one or two operators on each
+// of the 2- and 8-byte types (sums of double, int64 and half, half argmin, bfloat16 min), rows of 32 to 2^20 elements
 // (18 lengths, five of them between powers of two) with 2^27 elements in all (2^24 with --quick; the
 // rows that fit where the length does not divide it), ld = cols. CUB gets its segment
 // offsets r * cols as a counting iterator scaled on the fly (no offsets array to read). Our workspace
@@ -14,13 +15,18 @@
 
 #include <gpuprims/reduce_rows.hpp>
 
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <functional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "harness.hpp"
@@ -44,6 +50,33 @@ __global__ void to_int32(const float* in, std::int64_t n, std::int32_t* out) {
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
   for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride)
     out[i] = static_cast<std::int32_t>(in[i] * 1e6f);
+}
+
+// The float input as T: half and bfloat16 rounded, double exact, int64 scaled by 1e12 (sums of 2^20
+// stay far inside int64).
+template <class T>
+__global__ void from_float(const float* in, std::int64_t n, T* out) {
+  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
+    if constexpr (std::is_same_v<T, __half>) out[i] = __float2half_rn(in[i]);
+    else if constexpr (std::is_same_v<T, __nv_bfloat16>) out[i] = __float2bfloat16_rn(in[i]);
+    else if constexpr (std::is_same_v<T, std::int64_t>)
+      out[i] = static_cast<std::int64_t>(static_cast<double>(in[i]) * 1e12);
+    else out[i] = static_cast<T>(in[i]);
+  }
+}
+
+template <class T>
+gpuprims::detail::DeviceBuffer<T> converted(const float* in, std::int64_t n, const char* what) {
+  auto buf = gpuprims::bench::device_buffer<T>(static_cast<std::size_t>(n), what);
+  from_float<<<1024, 256>>>(in, n, buf.get());
+  BENCH_CUDA(cudaGetLastError());
+  return buf;
+}
+
+template <class T>
+bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
 }
 
 struct Row {
@@ -99,6 +132,10 @@ int main(int argc, char** argv) {
   BENCH_CUDA(gpuprims::testkit::fill_uniform(in.get(), total, 0x5e9aull));
   to_int32<<<1024, 256>>>(in.get(), total, in_i.get());
   BENCH_CUDA(cudaGetLastError());
+  const auto in_d = converted<double>(in.get(), total, "double input");
+  const auto in_l = converted<std::int64_t>(in.get(), total, "int64 input");
+  const auto in_h = converted<__half>(in.get(), total, "half input");
+  const auto in_b = converted<__nv_bfloat16>(in.get(), total, "bfloat16 input");
   const std::int64_t max_rows = total / lengths.front();
   const auto out =
       bench::device_buffer<unsigned char>(static_cast<std::size_t>(max_rows) * sizeof(gpuprims::Top2), "our output");
@@ -156,8 +193,8 @@ int main(int argc, char** argv) {
       if (mismatch) rec.emplace_back("mismatch", true);
       // The plan this device gets (rows/plan.hpp): its path and its main kernel's block size (fields
       // the perf gate does not key records by, so records of other plans still meet).
-      const rd::RowPlan plan =
-          rd::make_row_plan(rows, cols, 16, gpu.sm_count, rd::row_cols_per_thread(op == "top2_argmin"));
+      const rd::RowPlan plan = rd::make_row_plan(rows, cols, 16, gpu.sm_count,
+                                                 rd::row_cols_per_thread(op == "top2_argmin", elem_bytes), elem_bytes);
       rec.emplace_back("row_plan", std::string(plan.path == rd::RowPath::lane_group      ? "lane_group"
                                                : plan.path == rd::RowPath::block_per_row ? "block_per_row"
                                                                                          : "split_row"));
@@ -254,6 +291,92 @@ int main(int argc, char** argv) {
                                                     std::int64_t{0}, stream));
     },
         [&] { return download(oi, rows) == download(ci, rows); });
+    // The 8-byte types' sums: double within 1e-12 a column of each other (|x| < 1), int64 exact.
+    auto* od = reinterpret_cast<double*>(out.get());
+    auto* cd = reinterpret_cast<double*>(cub_out.get());
+    const double* xd = in_d.get();
+    run_case(
+        "sum", "double", sizeof(double), row_workspace_bytes<double>(Operator::sum, rows, cols),
+        [&](void* ws) {
+      ok(gpuprims::reduce::row_sum(xd, rows, cols, cols, od, ws, row_workspace_bytes<double>(Operator::sum, rows, cols),
+                                   stream),
+         "row_sum double");
+        },
+        [&](void* t, std::size_t& b) {
+      BENCH_CUDA(cub::DeviceSegmentedReduce::Sum(t, b, xd, cd, rows, begin, end, stream));
+    },
+        [&] {
+      const auto a = download(od, rows), c = download(cd, rows);
+      for (std::size_t i = 0; i < a.size(); ++i)
+        if (!(std::fabs(a[i] - c[i]) <= 1e-12 * static_cast<double>(cols))) return false;
+      return true;
+        });
+    const std::int64_t* xl = in_l.get();
+    run_case(
+        "sum", "int64", sizeof(std::int64_t), row_workspace_bytes<std::int64_t>(Operator::sum, rows, cols),
+        [&](void* ws) {
+      ok(gpuprims::reduce::row_sum(xl, rows, cols, cols, oi, ws,
+                                   row_workspace_bytes<std::int64_t>(Operator::sum, rows, cols), stream),
+         "row_sum int64");
+        },
+        [&](void* t, std::size_t& b) {
+      BENCH_CUDA(cub::DeviceSegmentedReduce::Reduce(t, b, xl, ci, rows, begin, end, ::cuda::std::plus<>{},
+                                                    std::int64_t{0}, stream));
+    },
+        [&] { return download(oi, rows) == download(ci, rows); });
+    // The 2-byte types: a half sum into float (CUB adds in float too), half argmin and bfloat16 min
+    // exact (ties, frequent in 2-byte values, to the lower column in both).
+    const __half* xh = in_h.get();
+    run_case(
+        "sum", "half", sizeof(__half), row_workspace_bytes<__half>(Operator::sum, rows, cols),
+        [&](void* ws) {
+      ok(gpuprims::reduce::row_sum(xh, rows, cols, cols, of, ws, row_workspace_bytes<__half>(Operator::sum, rows, cols),
+                                   stream),
+         "row_sum half");
+        },
+        [&](void* t, std::size_t& b) {
+      BENCH_CUDA(
+          cub::DeviceSegmentedReduce::Reduce(t, b, xh, cf, rows, begin, end, ::cuda::std::plus<float>{}, 0.0f, stream));
+    },
+        [&] {
+      const auto a = download(of, rows), c = download(cf, rows);
+      for (std::size_t i = 0; i < a.size(); ++i)
+        if (!(std::fabs(a[i] - c[i]) <= 1e-4 * static_cast<double>(cols))) return false;
+      return true;
+        });
+    auto* oh = reinterpret_cast<gpuprims::ArgResult<__half>*>(out.get());
+    auto* ch = reinterpret_cast<cub::KeyValuePair<int, __half>*>(cub_out.get());
+    run_case(
+        "argmin", "half", sizeof(__half), row_workspace_bytes<__half>(Operator::argmin, rows, cols),
+        [&](void* ws) {
+      ok(gpuprims::reduce::row_argmin(xh, rows, cols, cols, oh, ws,
+                                      row_workspace_bytes<__half>(Operator::argmin, rows, cols), stream),
+         "row_argmin half");
+        },
+        [&](void* t, std::size_t& b) {
+      BENCH_CUDA(cub::DeviceSegmentedReduce::ArgMin(t, b, xh, ch, rows, begin, end, stream));
+    },
+        [&] {
+      const auto a = download(oh, rows);
+      const auto c = download(ch, rows);
+      for (std::size_t i = 0; i < a.size(); ++i)
+        if (a[i].index != c[i].key || std::memcmp(&a[i].value, &c[i].value, sizeof(__half)) != 0) return false;
+      return true;
+        });
+    auto* ob = reinterpret_cast<__nv_bfloat16*>(out.get());
+    auto* cb = reinterpret_cast<__nv_bfloat16*>(cub_out.get());
+    const __nv_bfloat16* xb = in_b.get();
+    run_case(
+        "min", "bfloat16", sizeof(__nv_bfloat16), row_workspace_bytes<__nv_bfloat16>(Operator::min, rows, cols),
+        [&](void* ws) {
+      ok(gpuprims::reduce::row_min(xb, rows, cols, cols, ob, ws,
+                                   row_workspace_bytes<__nv_bfloat16>(Operator::min, rows, cols), stream),
+         "row_min bfloat16");
+        },
+        [&](void* t, std::size_t& b) {
+      BENCH_CUDA(cub::DeviceSegmentedReduce::Min(t, b, xb, cb, rows, begin, end, stream));
+    },
+        [&] { return same_bits(download(ob, rows), download(cb, rows)); });
     // The per-row top-2: ours only (no equivalent baseline).
     auto* ot = reinterpret_cast<gpuprims::Top2*>(out.get());
     run_case(
@@ -268,10 +391,10 @@ int main(int argc, char** argv) {
 
   std::printf("\nrow reductions vs cub::DeviceSegmentedReduce on %s (%d SMs), %lld elements, copy %.0f GB/s\n",
               gpu.name.c_str(), gpu.sm_count, static_cast<long long>(total), copy_gbs);
-  std::printf("%-12s %-6s %-5s %10s %9s %11s %9s %8s\n", "op", "type", "impl", "rows", "cols", "time (us)", "GB/s",
+  std::printf("%-12s %-8s %-5s %10s %9s %11s %9s %8s\n", "op", "type", "impl", "rows", "cols", "time (us)", "GB/s",
               "vs cub");
   for (const Row& r : table)
-    std::printf("%-12s %-6s %-5s %10lld %9lld %11.2f %9.1f %8.3f%s\n", r.op.c_str(), r.type.c_str(), r.impl.c_str(),
+    std::printf("%-12s %-8s %-5s %10lld %9lld %11.2f %9.1f %8.3f%s\n", r.op.c_str(), r.type.c_str(), r.impl.c_str(),
                 static_cast<long long>(r.rows), static_cast<long long>(r.cols), r.time_ms * 1e3, r.gbs, r.ratio,
                 r.mismatch ? "  MISMATCH" : "");
   return report.write(args.out) ? 0 : 1;

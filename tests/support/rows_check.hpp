@@ -302,9 +302,11 @@ inline Top2 ref_top2(const float* x, std::int64_t n, std::int64_t row) {
 }
 
 // docs/ERROR-BOUNDS.md: c * (chain + tree + passes + 2) * u * sum|x|, with the plan's chain on this
-// device, u of the sum type; plus the long-double reference's own rounding.
-inline double sum_bound(std::int64_t rows, std::int64_t cols, int sm_count, double unit, double abs_sum) {
-  const reduce::detail::RowPlan p = reduce::detail::make_row_plan(rows, cols, 8, sm_count);
+// device for elements elem_bytes wide, u of the sum type; plus the long-double reference's own rounding.
+inline double sum_bound(std::int64_t rows, std::int64_t cols, int sm_count, std::size_t elem_bytes, double unit,
+                        double abs_sum) {
+  const reduce::detail::RowPlan p = reduce::detail::make_row_plan(
+      rows, cols, 8, sm_count, reduce::detail::row_cols_per_thread(false, elem_bytes), elem_bytes);
   const reduce::detail::RowSumChain c = reduce::detail::row_sum_chain(p, cols);
   const double terms = static_cast<double>(c.items + c.tree_log2 + c.passes + 2);
   return 2.0 * terms * unit * abs_sum + static_cast<double>(cols) * std::ldexp(1.0, -62) * abs_sum;
@@ -429,7 +431,7 @@ std::string check(Operator op, const Matrix<T>& m, const std::vector<unsigned ch
             if (gd != (pinf ? INFINITY : -INFINITY)) fail(r, "sum " + std::to_string(gd) + ", expected inf");
           } else {
             const double unit = std::is_same_v<S, double> ? std::ldexp(1.0, -53) : std::ldexp(1.0, -24);
-            const double bound = sum_bound(m.rows, m.cols, sm_count, unit, static_cast<double>(a));
+            const double bound = sum_bound(m.rows, m.cols, sm_count, sizeof(T), unit, static_cast<double>(a));
             const double e = std::fabs(gd - static_cast<double>(s));
             if (!(e <= bound))
               fail(r, "sum " + std::to_string(gd) + " vs " + std::to_string(static_cast<double>(s)) + " error " +

@@ -55,12 +55,14 @@ TEST(ReduceRowsPlanProp, EveryColumnOnceAndChainsWithinTheBound) {
     const std::uintptr_t addr = static_cast<std::uintptr_t>(*rc::gen::inRange(0, 16 / static_cast<int>(elem))) *
                                 static_cast<std::uintptr_t>(elem);
     const rd::RowPlan p =
-        rd::make_row_plan(rows, cols, acc, sm, rd::RowTuning::kColsPerThread, static_cast<std::size_t>(elem));
+        rd::make_row_plan(rows, cols, acc, sm, rd::row_cols_per_thread(false, static_cast<std::size_t>(elem)),
+                          static_cast<std::size_t>(elem));
     const rd::RowSumChain chain = rd::row_sum_chain(p, cols);
     RC_LOG() << rows << " x " << cols << " sm " << sm << " elem " << elem << " path " << static_cast<int>(p.path);
-    RC_ASSERT(
-        p.workspace <=
-        rd::make_row_plan(rows, cols, acc, 0, rd::RowTuning::kColsPerThread, static_cast<std::size_t>(elem)).workspace);
+    RC_ASSERT(p.workspace <= rd::make_row_plan(rows, cols, acc, 0,
+                                               rd::row_cols_per_thread(false, static_cast<std::size_t>(elem)),
+                                               static_cast<std::size_t>(elem))
+                                 .workspace);
     RC_ASSERT(p.grid >= 1);
     switch (p.path) {
       case rd::RowPath::none: RC_FAIL("rows > 0 planned as nothing"); break;
@@ -68,7 +70,7 @@ TEST(ReduceRowsPlanProp, EveryColumnOnceAndChainsWithinTheBound) {
         RC_ASSERT(cols <= rd::group_max_cols(static_cast<std::size_t>(elem)));
         RC_ASSERT(chain.items >= (cols + p.lanes - 1) / p.lanes);
         if (p.group_vectors) {  // the group reads its row as a block of `lanes` threads would
-          RC_ASSERT(elem == 4 && p.lanes >= 16 / elem);
+          RC_ASSERT(p.lanes >= 16 / elem);
           std::vector<int> taken(static_cast<std::size_t>(cols), 0);
           const std::int64_t most = model_range(0, cols, addr, elem, p.lanes, &taken);
           RC_ASSERT(std::all_of(taken.begin(), taken.end(), [](int n) { return n == 1; }));
@@ -83,10 +85,11 @@ TEST(ReduceRowsPlanProp, EveryColumnOnceAndChainsWithinTheBound) {
           RC_ASSERT(p.threads == 1024);
         } else if (cols >= rd::RowTuning::kLongCols) {
           RC_ASSERT(p.threads == 512);
-        } else {  // 64, 128 or 256 threads, each with 12 columns or more (64: shorter rows too)
+        } else {  // 64, 128 or 256 threads, each with 12 columns or more, 24 for 2-byte elements (64: shorter rows too)
+          const std::int64_t per = elem == 2 ? 24 : 12;
           RC_ASSERT(p.threads == 64 || p.threads == 128 || p.threads == kThreads);
-          RC_ASSERT(p.threads == 64 || cols >= std::int64_t{p.threads} * 12);
-          RC_ASSERT(p.threads == kThreads || cols < std::int64_t{p.threads} * 24);
+          RC_ASSERT(p.threads == 64 || cols >= std::int64_t{p.threads} * per);
+          RC_ASSERT(p.threads == kThreads || cols < std::int64_t{p.threads} * 2 * per);
         }
         const std::int64_t most = model_range(0, cols, addr, elem, p.threads, &taken);
         RC_ASSERT(std::all_of(taken.begin(), taken.end(), [](int n) { return n == 1; }));

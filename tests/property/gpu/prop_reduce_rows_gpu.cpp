@@ -33,7 +33,7 @@ struct Shape {
 rc::Gen<Shape> gen_shape() {
   const std::int64_t budget = gpuprims::test::sized_for_sanitizer(std::int64_t{1} << 21, std::int64_t{1} << 18);
   std::vector<std::int64_t> edges = {0, 1, 2, 3, 4, 5, 7, 8, 9, 31, 32, 33, 127, 128, 129};
-  for (std::int64_t e : {rd::RowTuning::kGroupMaxCols, rd::RowTuning::kGroupVectorMaxCols,
+  for (std::int64_t e : {rd::RowTuning::kGroupMaxCols, rd::group_max_cols(2), rd::group_max_cols(4),
                          rd::RowTuning::kMinColsPerSplit * 2, rd::RowTuning::kLongCols, std::int64_t{65536}})
     for (std::int64_t d = -2; d <= 2; ++d) edges.push_back(e + d);
   return rc::gen::mapcat(

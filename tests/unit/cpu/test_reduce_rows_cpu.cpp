@@ -86,18 +86,17 @@ void expect_plan_valid(const rd::RowPlan& p, std::int64_t rows, std::int64_t col
   switch (p.path) {
     case rd::RowPath::none: ADD_FAILURE() << "rows > 0 must be planned"; break;
     case rd::RowPath::lane_group:
-      EXPECT_LE(cols, Tuning::kGroupVectorMaxCols);  // 4-byte elements (the default)
+      EXPECT_LE(cols, 512);  // 4-byte elements (the default): 32 lanes of four vectors of four
       EXPECT_TRUE(p.group_vectors || cols <= Tuning::kGroupMaxCols);
       EXPECT_TRUE(p.lanes == 1 || p.lanes == 2 || p.lanes == 4 || p.lanes == 8 || p.lanes == 16 || p.lanes == 32);
-      EXPECT_TRUE(p.lanes == 32 ||
-                  p.lanes * (p.group_vectors ? Tuning::kGroupVectorItemsPerLane : Tuning::kGroupItemsPerLane) >= cols);
+      EXPECT_TRUE(p.lanes == 32 || p.lanes * (p.group_vectors ? 8 : Tuning::kGroupItemsPerLane) >= cols);
       EXPECT_TRUE(!p.group_vectors || (p.lanes >= 4 && cols > 16)) << "a vector group has a lane per element";
       EXPECT_GE(p.grid, 1);
       EXPECT_LE(p.grid, kMaxGrid);
       EXPECT_EQ(p.workspace, 0u);
       break;
     case rd::RowPath::block_per_row:
-      EXPECT_GT(cols, Tuning::kGroupVectorMaxCols);
+      EXPECT_GT(cols, 512);
       if (cols >= Tuning::kVeryLongCols) {
         EXPECT_EQ(p.threads, 1024);
       } else if (cols >= Tuning::kLongCols) {
@@ -113,7 +112,7 @@ void expect_plan_valid(const rd::RowPlan& p, std::int64_t rows, std::int64_t col
       EXPECT_EQ(p.workspace, 0u);
       break;
     case rd::RowPath::split_row:
-      EXPECT_GT(cols, Tuning::kGroupVectorMaxCols);
+      EXPECT_GT(cols, 512);
       EXPECT_GE(p.splits, 4);  // fewer splits would not pay for the second launch (RowTuning::kMinSplits)
       EXPECT_LE(p.splits, Tuning::kMaxSplits);
       EXPECT_EQ(p.split_cols % 4, 0);
@@ -144,18 +143,24 @@ TEST(ReduceRowsCpu, RegimesGoWhereTheIssueSays) {
   EXPECT_EQ(1, rd::make_row_plan(std::int64_t{1} << 28, 1, 4, sm).lanes);
   EXPECT_EQ(32, rd::make_row_plan(1000, 256, 4, sm).lanes);
   EXPECT_EQ(rd::RowPath::lane_group, rd::make_row_plan(5, 0, 4, sm).path);
-  // Lane groups of 4-byte elements past 16 columns read vectors, two a lane; other rows one element
-  // at a time, four a lane.
-  for (std::int64_t cols : {0, 1, 5, 16, 17, 32, 33, 64, 100, 128, 255, 256, 257, 384, 511, 512, 513}) {
+  // Lane groups of 2- and 4-byte elements read vectors, two a lane, where the group has a lane per
+  // element of a vector (past 64 halves, 16 floats), up to 32 lanes of four vectors (1024 halves, 512
+  // floats); other rows (8-byte elements up to 256 columns) one element at a time, four a lane.
+  for (std::int64_t cols :
+       {0, 1, 4, 5, 8, 9, 16, 17, 32, 33, 64, 65, 100, 128, 255, 256, 257, 384, 511, 512, 513, 768, 1023, 1024, 1025}) {
     SCOPED_TRACE(cols);
     for (std::size_t elem : {2, 4, 8}) {
+      const std::int64_t per_vec = 16 / static_cast<std::int64_t>(elem);
       const rd::RowPlan p = rd::make_row_plan(1 << 16, cols, 8, sm, Tuning::kColsPerThread, elem);
-      // Up to 256 columns, or 512 for 4-byte elements (vector groups of 32 lanes).
-      const bool group = cols <= (elem == 4 ? 512 : 256);
+      const bool vectors = elem != 8;
+      const bool group = cols <= (vectors ? 32 * 4 * per_vec : 256);
       ASSERT_EQ(group ? rd::RowPath::lane_group : rd::RowPath::block_per_row, p.path) << elem;
       if (!group) continue;
-      EXPECT_EQ(elem == 4 && cols > 16, p.group_vectors) << elem;
-      EXPECT_EQ(rd::group_lanes(cols, p.group_vectors ? 8 : 4), p.lanes) << elem;
+      EXPECT_EQ(vectors && cols > per_vec * per_vec, p.group_vectors) << elem;
+      EXPECT_EQ(rd::group_lanes(cols, p.group_vectors ? 2 * per_vec : 4), p.lanes) << elem;
+      if (p.group_vectors) {
+        EXPECT_GE(p.lanes, per_vec) << elem;
+      }
     }
   }
   EXPECT_EQ(4, rd::make_row_plan(1 << 16, 32, 4, sm).lanes);
@@ -188,7 +193,18 @@ TEST(ReduceRowsCpu, RegimesGoWhereTheIssueSays) {
   EXPECT_EQ(128, rd::make_row_plan(1 << 16, 4095, 32, sm, kTop2).threads);
   EXPECT_EQ(256, rd::make_row_plan(1 << 16, 4096, 32, sm, kTop2).threads);
   EXPECT_EQ(64, rd::make_row_plan(1 << 18, 512, 4, sm, Tuning::kColsPerThread, 8).threads);
-  EXPECT_EQ(64, rd::make_row_plan(1 << 18, 257, 4, sm, Tuning::kColsPerThread, 2).threads);
+  EXPECT_EQ(64, rd::make_row_plan(1 << 18, 257, 4, sm, Tuning::kColsPerThread, 8).threads);
+  EXPECT_EQ(64, rd::make_row_plan(1 << 18, 1025, 4, sm, Tuning::kColsPerThread, 2).threads);
+  // Rows of 2-byte elements keep three vectors a thread: 64 threads below 3072 columns, 128 below 6144.
+  constexpr std::int64_t kHalf = rd::row_cols_per_thread(false, 2);
+  EXPECT_EQ(24, kHalf);
+  EXPECT_EQ(12, rd::row_cols_per_thread(false, 4));
+  EXPECT_EQ(12, rd::row_cols_per_thread(false, 8));
+  EXPECT_EQ(16, rd::row_cols_per_thread(true, 4));
+  EXPECT_EQ(64, rd::make_row_plan(1 << 16, 3071, 4, sm, kHalf, 2).threads);
+  EXPECT_EQ(128, rd::make_row_plan(1 << 16, 3072, 4, sm, kHalf, 2).threads);
+  EXPECT_EQ(128, rd::make_row_plan(1 << 16, 6143, 4, sm, kHalf, 2).threads);
+  EXPECT_EQ(256, rd::make_row_plan(1 << 16, 6144, 4, sm, kHalf, 2).threads);
   EXPECT_EQ(64, rd::make_row_plan(1 << 18, 513, 4, sm).threads);
   EXPECT_EQ(256, rd::make_row_plan(256, 1 << 20, 4, sm).threads);  // split rows
   // Few long rows: split.

@@ -76,9 +76,13 @@ std::vector<Shape> shapes() {
       {131072, 32, 32, 0},
       {1000, 33, 37, 1},
       {16384, 256, 256, 0},
-      {300, 257, 301, 1},  // 4-byte elements: a lane group of 32 (up to kGroupVectorMaxCols); others a block
+      {300, 257, 301, 1},  // a lane group of 32 for 2- and 4-byte elements (up to group_max_cols); others a block
       {500, 509, 511, 1},  // 4-byte elements: 32 lanes of up to four vectors, head and tail
       {200, 512, 512, 0},
+      {130, 1024, 1029, 1},  // 2-byte elements: 32 lanes of four vectors (their group_max_cols); others a block
+      {40, 1025, 1025, 0},   // 2-byte elements: past the lane groups, a block per row
+      {700, 6, 7, 1},        // groups of two lanes, rows at every element offset mod 16 (8-byte: both)
+      {300, 65, 67, 1},      // 2-byte elements: the shortest vector groups (8 lanes), head and tail
       {1024, 4096, 4096, 0},
       {513, 4099, 4103, 1},
       {64, 65536, 65536, 1},
@@ -378,7 +382,8 @@ TEST(ReduceRowsGpuHuge, RowsPast2Pow31Elements) {
     for (int r = 0; r < 2; ++r) {
       gpuprims::test::SumReference ref{};
       CUDA_OK(gpuprims::test::device_reference_sum(buf.get() + r * ld, cols, &ref));
-      const double bound = rows::sum_bound(2, cols, gpuprims::test::sm_count(), std::ldexp(1.0, -24), ref.abs_sum);
+      const double bound =
+          rows::sum_bound(2, cols, gpuprims::test::sm_count(), sizeof(float), std::ldexp(1.0, -24), ref.abs_sum);
       const double err = std::fabs(static_cast<double>(got[r]) - ref.sum);
       EXPECT_TRUE(err <= bound) << "row " << r << ": " << got[r] << " vs " << ref.sum << " bound " << bound;
     }

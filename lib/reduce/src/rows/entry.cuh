@@ -50,7 +50,8 @@ inline bool valid_sizes(std::int64_t rows, std::int64_t cols) { return rows >= 0
 
 // block_threads' columns a thread for Op (rows/plan.hpp).
 template <class Op>
-inline constexpr std::int64_t kColsPerThreadOf = row_cols_per_thread(std::is_same_v<Op, Top2RowOp>);
+inline constexpr std::int64_t kColsPerThreadOf = row_cols_per_thread(std::is_same_v<Op, Top2RowOp>,
+                                                                     sizeof(typename Op::Input));
 
 // The plan of Op's call on this device (sm_count <= 0: the largest).
 template <class Op>

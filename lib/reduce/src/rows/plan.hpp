@@ -32,8 +32,8 @@ struct RowTuning {
   static constexpr int kVeryLongThreads = 1024;
   static constexpr std::int64_t kVeryLongCols = std::int64_t{1} << 17;
   // Shorter rows on the block-per-row path get kColsPerThread columns a thread or more (three or four 16-byte
-  // vectors of floats, loaded at once): blocks of 64 threads up to 1535 columns (from 257, or 513 for 4-byte
-  // elements: group_max_cols), 128 to 3071, kThreads beyond. On an H100, 256-thread blocks on rows of
+  // vectors of floats, loaded at once): blocks of 64 threads up to 1535 columns (from past group_max_cols),
+  // 128 to 3071, kThreads beyond. On an H100, 256-thread blocks on rows of
   // 512-2048 floats left threads with one or two vectors each and read at 0.60-0.82x DeviceSegmentedReduce;
   // 64 and 128 threads read at 0.99-1.95x there (probe of session 21). The edges moved down from 2048 and
   // 4096 columns (16 a thread) in session 23: float argmin / sum / min and int32 sum read rows of 1536-1792
@@ -42,27 +42,33 @@ struct RowTuning {
   // 0.951x at 2048).
   static constexpr int kMinBlockThreads = 64;
   static constexpr std::int64_t kColsPerThread = 12;
+  // Rows of 2-byte elements keep three 16-byte vectors a thread too (24 columns): at 12 (one or two
+  // vectors a thread), half argmin read rows of 1536 and 3072 columns at 2311-2399 GB/s against
+  // 2934-3755 at 2048 and 4096-8192 on an H200 (session 34, run CP); at 24, half argmin took 25-35%
+  // less time at 1536-4096 columns, bfloat16 min 10-11% less at 1536 and 3072, half sums up to 3%
+  // (run CQ).
+  static constexpr std::int64_t kHalfColsPerThread = 24;
   // The per-row top-2 keeps 16 columns a thread (edges at 2048 and 4096): each thread's insertions
   // and the block's merge of 16-byte pairs cost more than a vector's load, and in blocks of 128 and
   // 256 it read rows of 1536 and 3072 floats at 1738-1739 GB/s against 1983 and 2042 in blocks of 64
   // and 128 (H100, session 23, run AX).
   static constexpr std::int64_t kTop2ColsPerThread = 16;
   // Rows of at most this many columns take the lane-group path (a group of 1-32 lanes per row); rows
-  // of 4-byte elements up to kGroupVectorMaxCols.
+  // of elements that lane groups read in vectors (group_vector_element) up to group_max_cols.
   static constexpr std::int64_t kGroupMaxCols = 256;
   // A lane group is sized so each lane takes about this many columns of its row, read one at a time
-  // (elements of 2 or 8 bytes).
+  // (rows too short for a lane per element of a vector).
   static constexpr std::int64_t kGroupItemsPerLane = 4;
-  // Rows of 4-byte elements: this many columns a lane, read as two 16-byte vectors (row_ops.cuh's
-  // thread_range, as a block per row reads). On an H200, float argmin, min, max and the per-row top-2
-  // took 25-37% less time at 32-128 columns than one element at a time four a lane, int32 sums 13-16%
-  // less at 64 and 128, float sums 3% less at 64-256 and 7% more at 32; one vector a lane (four
+  // Rows of 2- and 4-byte elements: this many 16-byte vectors a lane (8 floats), read as a block
+  // per row reads (row_ops.cuh's thread_range). On an H200, float argmin, min, max and the per-row
+  // top-2 took 25-37% less time at 32-128 columns than one element at a time four a lane, int32 sums
+  // 13-16% less at 64 and 128, float sums 3% less at 64-256 and 7% more at 32; one vector a lane (four
   // columns) was 16-36% slower than one element at a time (session 33, runs CJ and CK).
-  static constexpr std::int64_t kGroupVectorItemsPerLane = 8;
-  // Rows of 4-byte elements take the lane-group path up to this many columns (32 lanes, up to four
-  // vectors a lane): on an H200 a warp a row took 16-24% less time than a 64-thread block a row on rows
-  // of 512 floats or int32s (argmin, min, max, sums, the per-row top-2; session 33, run CM).
-  static constexpr std::int64_t kGroupVectorMaxCols = 512;
+  static constexpr std::int64_t kGroupVectorsPerLane = 2;
+  // Those rows take the lane-group path up to this many vectors a lane at 32 lanes (512 floats, 1024
+  // halves): on an H200 a warp a row took 16-24% less time than a 64-thread block a row
+  // on rows of 512 floats or int32s (argmin, min, max, sums, the per-row top-2; session 33, run CM).
+  static constexpr std::int64_t kGroupMaxVectorsPerLane = 4;
   // Lane-group grid: at most this many blocks per SM (the kernel strides over rows beyond it).
   static constexpr std::int64_t kGroupBlocksPerSm = 16;
   // Blocks of kThreads one SM keeps resident (2048 threads): a row count below sm_count times this
@@ -128,26 +134,49 @@ constexpr int group_lanes(std::int64_t cols, std::int64_t per_lane = RowTuning::
   return lanes;
 }
 
-// Whether lane groups may read rows of elem_bytes-wide elements in 16-byte vectors (4-byte elements).
-constexpr bool group_vector_element(std::size_t elem_bytes) { return elem_bytes == 4; }
+// Whether lane groups may read rows of elem_bytes-wide elements in 16-byte vectors: 2- and 4-byte
+// elements. Not 8-byte ones: on an H200, double and int64 sums at 64-256 columns took 4.7-7.5% more
+// time in vectors, two a lane, than one element at a time, four a lane (session 34, run CO); half and
+// bfloat16 argmin, min and sums took 8-67% less time at 128-1024 columns (runs CO and CQ).
+constexpr bool group_vector_element(std::size_t elem_bytes) { return elem_bytes == 2 || elem_bytes == 4; }
 
-// The longest rows of elem_bytes-wide elements the lane-group path takes.
-constexpr std::int64_t group_max_cols(std::size_t elem_bytes) {
-  return group_vector_element(elem_bytes) ? RowTuning::kGroupVectorMaxCols : RowTuning::kGroupMaxCols;
+// Elements of elem_bytes in one 16-byte vector.
+constexpr std::int64_t per_vector(std::size_t elem_bytes) {
+  return RowTuning::kVecBytes / static_cast<std::int64_t>(elem_bytes);
 }
 
-// Whether lane groups read rows of cols elements elem_bytes wide in 16-byte vectors: 4-byte elements,
-// where groups of kGroupVectorItemsPerLane a lane still have a lane per vector element (the head
-// takes one element a lane), i.e. more than 16 columns.
+// Columns a lane of a vector-reading group takes (kGroupVectorsPerLane vectors).
+constexpr std::int64_t group_vector_items_per_lane(std::size_t elem_bytes) {
+  return RowTuning::kGroupVectorsPerLane * per_vector(elem_bytes);
+}
+
+// The longest rows of elem_bytes-wide elements the lane-group path takes: 32 lanes of
+// kGroupMaxVectorsPerLane vectors where the groups read vectors, kGroupMaxCols otherwise.
+constexpr std::int64_t group_max_cols(std::size_t elem_bytes) {
+  return group_vector_element(elem_bytes) ? 32 * RowTuning::kGroupMaxVectorsPerLane * per_vector(elem_bytes)
+                                          : RowTuning::kGroupMaxCols;
+}
+
+// Whether lane groups read rows of cols elements elem_bytes wide in 16-byte vectors: where groups of
+// group_vector_items_per_lane a lane still have a lane per element of a vector (thread_range's head
+// takes one element a lane), i.e. more than per_vector^2 columns (16 floats, 64 halves).
 constexpr bool group_reads_vectors(std::int64_t cols, std::size_t elem_bytes) {
   return group_vector_element(elem_bytes) &&
-         group_lanes(cols, RowTuning::kGroupVectorItemsPerLane) >= RowTuning::kVecBytes / static_cast<int>(elem_bytes);
+         group_lanes(cols, group_vector_items_per_lane(elem_bytes)) >= per_vector(elem_bytes);
+}
+
+// Lanes a row of cols elements elem_bytes wide gets on the lane-group path.
+constexpr int group_lanes_for(std::int64_t cols, std::size_t elem_bytes) {
+  return group_lanes(cols, group_reads_vectors(cols, elem_bytes) ? group_vector_items_per_lane(elem_bytes)
+                                                                 : RowTuning::kGroupItemsPerLane);
 }
 
 // block_threads' columns a thread for an operator: kTop2ColsPerThread for the per-row top-2,
-// kColsPerThread for the others.
-constexpr std::int64_t row_cols_per_thread(bool per_row_top2) {
-  return per_row_top2 ? RowTuning::kTop2ColsPerThread : RowTuning::kColsPerThread;
+// kHalfColsPerThread for the others on 2-byte elements, kColsPerThread otherwise.
+constexpr std::int64_t row_cols_per_thread(bool per_row_top2, std::size_t elem_bytes = 4) {
+  return per_row_top2      ? RowTuning::kTop2ColsPerThread
+         : elem_bytes == 2 ? RowTuning::kHalfColsPerThread
+                           : RowTuning::kColsPerThread;
 }
 
 // Threads of the block-per-row kernel on rows of cols columns: kVeryLongThreads from kVeryLongCols,
@@ -175,7 +204,7 @@ constexpr RowPlan make_row_plan(std::int64_t rows, std::int64_t cols, std::size_
   if (cols <= group_max_cols(elem_bytes)) {
     p.path = RowPath::lane_group;
     p.group_vectors = group_reads_vectors(cols, elem_bytes);
-    p.lanes = group_lanes(cols, p.group_vectors ? RowTuning::kGroupVectorItemsPerLane : RowTuning::kGroupItemsPerLane);
+    p.lanes = group_lanes_for(cols, elem_bytes);
     const std::int64_t rows_per_block = std::int64_t{RowTuning::kThreads} / p.lanes;
     const std::int64_t blocks = rows / rows_per_block + (rows % rows_per_block != 0 ? 1 : 0);
     p.grid = min_of<std::int64_t>(blocks, sms * RowTuning::kGroupBlocksPerSm);

@@ -123,14 +123,14 @@ __device__ __forceinline__ typename Op::Acc thread_range(const Op& op, const typ
   const Col vecs = (c1 - start) / kPerVec;
   const uint4* body = reinterpret_cast<const uint4*>(row + start);
   const auto exact = [&](const uint4& raw, Col c) { acc = accumulate_vector(op, acc, raw, c); };
-  if constexpr (kFloatArg<Op>) {
-    // float argmin / argmax, min / max: float_row_scan.cuh's scans (the same result).
-    FloatArgScan<Op, Col> scan;
+  if constexpr (kScannedArg<Op>) {
+    // float, half and bfloat16 argmin / argmax, min / max: float_row_scan.cuh's scans (the same result).
+    ArgScan<Op, Col> scan;
     for_each_vector<kThreads, kPerVec>(body, start, vecs, tid,
                                        [&](const uint4& raw, Col c) { scan.take(op, acc, raw, c); });
     acc = scan.finish(op, acc);
-  } else if constexpr (kFloatMinMax<Op>) {
-    FloatMinMaxScan<Op> scan;
+  } else if constexpr (kScannedMinMax<Op>) {
+    MinMaxScan<Op> scan;
     for_each_vector<kThreads, kPerVec>(body, start, vecs, tid, [&](const uint4& raw, Col) { scan.take(raw); });
     if (tid < vecs) {
       if (scan.exact()) acc = scan.finish(op, acc);
