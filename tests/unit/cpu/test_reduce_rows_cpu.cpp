@@ -144,10 +144,11 @@ TEST(ReduceRowsCpu, RegimesGoWhereTheIssueSays) {
   EXPECT_EQ(32, rd::make_row_plan(1000, 256, 4, sm).lanes);
   EXPECT_EQ(rd::RowPath::lane_group, rd::make_row_plan(5, 0, 4, sm).path);
   // Lane groups of 2- and 4-byte elements read vectors, two a lane, where the group has a lane per
-  // element of a vector (past 64 halves, 16 floats), up to 32 lanes of four vectors (1024 halves, 512
-  // floats); other rows (8-byte elements up to 256 columns) one element at a time, four a lane.
-  for (std::int64_t cols :
-       {0, 1, 4, 5, 8, 9, 16, 17, 32, 33, 64, 65, 100, 128, 255, 256, 257, 384, 511, 512, 513, 768, 1023, 1024, 1025}) {
+  // element of a vector (past 64 halves, 16 floats); 33-64 halves one vector a lane (8 lanes); up to
+  // 32 lanes of four vectors (1024 halves, 512 floats). Other rows (8-byte elements up to 256 columns)
+  // one element at a time, four a lane.
+  for (std::int64_t cols : {0,  1,   4,   5,   8,   9,   16,  17,  32,  33,  40,  48,   63,   64,
+                            65, 100, 128, 255, 256, 257, 384, 511, 512, 513, 768, 1023, 1024, 1025}) {
     SCOPED_TRACE(cols);
     for (std::size_t elem : {2, 4, 8}) {
       const std::int64_t per_vec = 16 / static_cast<std::int64_t>(elem);
@@ -156,8 +157,12 @@ TEST(ReduceRowsCpu, RegimesGoWhereTheIssueSays) {
       const bool group = cols <= (vectors ? 32 * 4 * per_vec : 256);
       ASSERT_EQ(group ? rd::RowPath::lane_group : rd::RowPath::block_per_row, p.path) << elem;
       if (!group) continue;
-      EXPECT_EQ(vectors && cols > per_vec * per_vec, p.group_vectors) << elem;
-      EXPECT_EQ(rd::group_lanes(cols, p.group_vectors ? 2 * per_vec : 4), p.lanes) << elem;
+      const bool one_vector = elem == 2 && cols > 32 && cols <= 64;
+      EXPECT_EQ(vectors && (cols > per_vec * per_vec || one_vector), p.group_vectors) << elem;
+      EXPECT_EQ(rd::group_lanes(cols, !p.group_vectors ? 4 : one_vector ? per_vec : 2 * per_vec), p.lanes) << elem;
+      if (one_vector) {
+        EXPECT_EQ(8, p.lanes);
+      }
       if (p.group_vectors) {
         EXPECT_GE(p.lanes, per_vec) << elem;
       }

@@ -82,7 +82,9 @@ std::vector<Shape> shapes() {
       {130, 1024, 1029, 1},  // 2-byte elements: 32 lanes of four vectors (their group_max_cols); others a block
       {40, 1025, 1025, 0},   // 2-byte elements: past the lane groups, a block per row
       {700, 6, 7, 1},        // groups of two lanes, rows at every element offset mod 16 (8-byte: both)
-      {300, 65, 67, 1},      // 2-byte elements: the shortest vector groups (8 lanes), head and tail
+      {300, 65, 67, 1},      // 2-byte elements: the shortest groups of two vectors a lane (8 lanes), head and tail
+      {2000, 64, 64, 0},     // 2-byte elements: 8 lanes of one vector (33-64 columns)
+      {700, 37, 41, 1},      // 2-byte elements: 8 lanes of one vector, head and tail
       {1024, 4096, 4096, 0},
       {513, 4099, 4103, 1},
       {64, 65536, 65536, 1},

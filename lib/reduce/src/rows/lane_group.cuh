@@ -3,7 +3,7 @@
 // 512 floats - for 2- and 4-byte elements; and cols == 0): a group of kLanes lanes (1-32) per row, 256 / kLanes rows
 // per block; the group's lane 0 writes the row. A block strides over rows past the grid. Rows long
 // enough for a lane per element of a vector (group_reads_vectors) are read as a block per row reads
-// them (thread_range: a scalar head, 16-byte vectors, two to four a lane as the plan sizes the groups,
+// them (thread_range: a scalar head, 16-byte vectors, one to four a lane as the plan sizes the groups,
 // a scalar tail); shorter rows one element at a time, each lane striding over its row so a warp's loads
 // cover consecutive columns (group_lanes and RowTuning say why).
 #include <cstdint>
