@@ -7,6 +7,7 @@
 
 #include <gpuprims/reduce_rows.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -89,7 +90,7 @@ void expect_plan_valid(const rd::RowPlan& p, std::int64_t rows, std::int64_t col
       EXPECT_LE(cols, 512);  // 4-byte elements (the default): 32 lanes of four vectors of four
       EXPECT_TRUE(p.group_vectors || cols <= Tuning::kGroupMaxCols);
       EXPECT_TRUE(p.lanes == 1 || p.lanes == 2 || p.lanes == 4 || p.lanes == 8 || p.lanes == 16 || p.lanes == 32);
-      EXPECT_TRUE(p.lanes == 32 || p.lanes * (p.group_vectors ? 8 : Tuning::kGroupItemsPerLane) >= cols);
+      EXPECT_TRUE(p.lanes == 32 || p.lanes * (p.group_vectors ? 16 : Tuning::kGroupItemsPerLane) >= cols);
       EXPECT_TRUE(!p.group_vectors || (p.lanes >= 4 && cols > 16)) << "a vector group has a lane per element";
       EXPECT_GE(p.grid, 1);
       EXPECT_LE(p.grid, kMaxGrid);
@@ -141,12 +142,12 @@ TEST(ReduceRowsCpu, RegimesGoWhereTheIssueSays) {
   EXPECT_EQ(rd::RowPath::lane_group, rd::make_row_plan(1 << 20, 32, 4, sm).path);
   EXPECT_EQ(rd::RowPath::lane_group, rd::make_row_plan(std::int64_t{1} << 28, 1, 4, sm).path);
   EXPECT_EQ(1, rd::make_row_plan(std::int64_t{1} << 28, 1, 4, sm).lanes);
-  EXPECT_EQ(32, rd::make_row_plan(1000, 256, 4, sm).lanes);
+  EXPECT_EQ(16, rd::make_row_plan(1000, 256, 4, sm).lanes);  // four vectors a lane
   EXPECT_EQ(rd::RowPath::lane_group, rd::make_row_plan(5, 0, 4, sm).path);
-  // Lane groups of 2- and 4-byte elements read vectors, two a lane, where the group has a lane per
-  // element of a vector (past 64 halves, 16 floats); 33-64 halves one vector a lane (8 lanes); up to
-  // 32 lanes of four vectors (1024 halves, 512 floats). Other rows (8-byte elements up to 256 columns)
-  // one element at a time, four a lane.
+  // Lane groups of 2- and 4-byte elements read vectors past 64 bytes (16 floats, 32 halves), about
+  // four a lane but at least a lane per element of a vector (33-64 halves: 8 lanes of one vector), up
+  // to 32 lanes of four (1024 halves, 512 floats). Other rows (8-byte elements up to 256 columns) are
+  // read one element at a time, four a lane.
   for (std::int64_t cols : {0,  1,   4,   5,   8,   9,   16,  17,  32,  33,  40,  48,   63,   64,
                             65, 100, 128, 255, 256, 257, 384, 511, 512, 513, 768, 1023, 1024, 1025}) {
     SCOPED_TRACE(cols);
@@ -157,17 +158,23 @@ TEST(ReduceRowsCpu, RegimesGoWhereTheIssueSays) {
       const bool group = cols <= (vectors ? 32 * 4 * per_vec : 256);
       ASSERT_EQ(group ? rd::RowPath::lane_group : rd::RowPath::block_per_row, p.path) << elem;
       if (!group) continue;
-      const bool one_vector = elem == 2 && cols > 32 && cols <= 64;
-      EXPECT_EQ(vectors && (cols > per_vec * per_vec || one_vector), p.group_vectors) << elem;
-      EXPECT_EQ(rd::group_lanes(cols, !p.group_vectors ? 4 : one_vector ? per_vec : 2 * per_vec), p.lanes) << elem;
-      if (one_vector) {
-        EXPECT_EQ(8, p.lanes);
-      }
+      EXPECT_EQ(vectors && cols * static_cast<std::int64_t>(elem) > 64, p.group_vectors) << elem;
       if (p.group_vectors) {
-        EXPECT_GE(p.lanes, per_vec) << elem;
+        EXPECT_EQ(std::max<int>(static_cast<int>(per_vec), rd::group_lanes(cols, 4 * per_vec)), p.lanes) << elem;
+      } else {
+        EXPECT_EQ(rd::group_lanes(cols, 4), p.lanes) << elem;
       }
     }
   }
+  // Some of those by hand: floats (4 lanes at 17-64 columns, 8 to 128, 16 to 256, 32 beyond), halves.
+  EXPECT_EQ(4, rd::make_row_plan(1 << 16, 17, 4, sm).lanes);
+  EXPECT_EQ(4, rd::make_row_plan(1 << 16, 64, 4, sm).lanes);
+  EXPECT_EQ(8, rd::make_row_plan(1 << 16, 65, 4, sm).lanes);
+  EXPECT_EQ(32, rd::make_row_plan(1 << 16, 257, 4, sm).lanes);
+  EXPECT_EQ(8, rd::make_row_plan(1 << 16, 33, 4, sm, Tuning::kColsPerThread, 2).lanes);
+  EXPECT_EQ(8, rd::make_row_plan(1 << 16, 256, 4, sm, Tuning::kColsPerThread, 2).lanes);
+  EXPECT_EQ(16, rd::make_row_plan(1 << 16, 384, 4, sm, Tuning::kColsPerThread, 2).lanes);
+  EXPECT_EQ(32, rd::make_row_plan(1 << 16, 1024, 4, sm, Tuning::kColsPerThread, 2).lanes);
   EXPECT_EQ(4, rd::make_row_plan(1 << 16, 32, 4, sm).lanes);
   EXPECT_EQ(8, rd::make_row_plan(1 << 16, 32, 4, sm, Tuning::kColsPerThread, 2).lanes);
   // Many medium or long rows: a block per row.

@@ -76,15 +76,16 @@ std::vector<Shape> shapes() {
       {131072, 32, 32, 0},
       {1000, 33, 37, 1},
       {16384, 256, 256, 0},
-      {300, 257, 301, 1},  // a lane group of 32 for 2- and 4-byte elements (up to group_max_cols); others a block
+      {300, 257, 301, 1},  // lane groups of 32 (4-byte elements) or 16 (2-byte); 8-byte: a block per row
       {500, 509, 511, 1},  // 4-byte elements: 32 lanes of up to four vectors, head and tail
       {200, 512, 512, 0},
       {130, 1024, 1029, 1},  // 2-byte elements: 32 lanes of four vectors (their group_max_cols); others a block
       {40, 1025, 1025, 0},   // 2-byte elements: past the lane groups, a block per row
       {700, 6, 7, 1},        // groups of two lanes, rows at every element offset mod 16 (8-byte: both)
-      {300, 65, 67, 1},      // 2-byte elements: the shortest groups of two vectors a lane (8 lanes), head and tail
+      {300, 65, 67, 1},      // 2-byte elements: 8 lanes of one or two vectors, head and tail; 4-byte: 8 lanes
       {2000, 64, 64, 0},     // 2-byte elements: 8 lanes of one vector (33-64 columns)
       {700, 37, 41, 1},      // 2-byte elements: 8 lanes of one vector, head and tail
+      {3000, 61, 63, 1},     // 4-byte elements: 4 lanes of up to four vectors, head and tail
       {1024, 4096, 4096, 0},
       {513, 4099, 4103, 1},
       {64, 65536, 65536, 1},

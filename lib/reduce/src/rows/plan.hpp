@@ -59,16 +59,23 @@ struct RowTuning {
   // A lane group is sized so each lane takes about this many columns of its row, read one at a time
   // (rows too short for a lane per element of a vector).
   static constexpr std::int64_t kGroupItemsPerLane = 4;
-  // Rows of 2- and 4-byte elements: this many 16-byte vectors a lane (8 floats), read as a block
-  // per row reads (row_ops.cuh's thread_range). On an H200, float argmin, min, max and the per-row
-  // top-2 took 25-37% less time at 32-128 columns than one element at a time four a lane, int32 sums
-  // 13-16% less at 64 and 128, float sums 3% less at 64-256 and 7% more at 32; one vector a lane (four
-  // columns) was 16-36% slower than one element at a time (session 33, runs CJ and CK).
-  static constexpr std::int64_t kGroupVectorsPerLane = 2;
-  // Those rows take the lane-group path up to this many vectors a lane at 32 lanes (512 floats, 1024
-  // halves): on an H200 a warp a row took 16-24% less time than a 64-thread block a row
-  // on rows of 512 floats or int32s (argmin, min, max, sums, the per-row top-2; session 33, run CM).
-  static constexpr std::int64_t kGroupMaxVectorsPerLane = 4;
+  // Rows of 2- and 4-byte elements longer than this many bytes (four vectors: 16 floats, 32 halves) read
+  // 16-byte vectors, as a block per row reads (row_ops.cuh's thread_range); shorter ones one element
+  // at a time. On an H200, float argmin, min, max and the per-row top-2 took 25-37% less time at
+  // 32-128 columns in vectors, two a lane, than one element at a time four a lane, int32 sums 13-16%
+  // less at 64 and 128, float sums 3% less at 64-256 and 7% more at 32; one vector a lane (four
+  // columns) was 16-36% slower than one element at a time (session 33, runs CJ and CK). Rows of
+  // 33-64 halves in 8 lanes of one vector took 44% less time than one element at a time (half
+  // argmin), 39% (bfloat16 min), 3% (half sums) (session 34, run CR).
+  static constexpr std::int64_t kGroupVectorMinBytes = 64;
+  // Those groups are sized at this many vectors a lane (at least a lane per element of a vector, at
+  // most 32 lanes), which also bounds the lane-group path (group_max_cols: 512 floats, 1024 halves).
+  // On an H200, four vectors a lane against two took 21-24% less time for float argmin and 18-23% for
+  // the per-row top-2 at 64-256 columns, 24-38% for half argmin at 256-512, 10-25% for bfloat16 min,
+  // 1.6-13% for half, float and int32 sums and float min / max; float sums at 64 columns took 1.2% more
+  // (session 34, run CT). Against one 64-thread block a row, a warp of four vectors a lane took 16-24%
+  // less time on rows of 512 floats or int32s (session 33, run CM).
+  static constexpr std::int64_t kGroupVectorsPerLane = 4;
   // Lane-group grid: at most this many blocks per SM (the kernel strides over rows beyond it).
   static constexpr std::int64_t kGroupBlocksPerSm = 16;
   // Blocks of kThreads one SM keeps resident (2048 threads): a row count below sm_count times this
@@ -145,37 +152,28 @@ constexpr std::int64_t per_vector(std::size_t elem_bytes) {
   return RowTuning::kVecBytes / static_cast<std::int64_t>(elem_bytes);
 }
 
-// Columns a lane of a vector-reading group of a row of cols elements takes: kGroupVectorsPerLane
-// vectors; one vector where two would leave a row of 2-byte elements fewer lanes than a vector has
-// elements (33-64 halves: 8 lanes of one vector). On an H200 those 64-column rows took 44% less time
-// (half argmin), 39% (bfloat16 min) and 3% (half sums) than one element at a time, four a lane
-// (session 34, run CR). Floats of 9-16 columns stay one element at a time (one vector a lane was
-// 16-36% slower than that at 32-128 columns: runs CJ and CK).
-constexpr std::int64_t group_vector_items_per_lane(std::size_t elem_bytes, std::int64_t cols) {
-  const std::int64_t two = RowTuning::kGroupVectorsPerLane * per_vector(elem_bytes);
-  if (elem_bytes == 2 && group_lanes(cols, two) < per_vector(elem_bytes)) return per_vector(elem_bytes);
-  return two;
-}
-
 // The longest rows of elem_bytes-wide elements the lane-group path takes: 32 lanes of
-// kGroupMaxVectorsPerLane vectors where the groups read vectors, kGroupMaxCols otherwise.
+// kGroupVectorsPerLane vectors where the groups read vectors, kGroupMaxCols otherwise.
 constexpr std::int64_t group_max_cols(std::size_t elem_bytes) {
-  return group_vector_element(elem_bytes) ? 32 * RowTuning::kGroupMaxVectorsPerLane * per_vector(elem_bytes)
+  return group_vector_element(elem_bytes) ? 32 * RowTuning::kGroupVectorsPerLane * per_vector(elem_bytes)
                                           : RowTuning::kGroupMaxCols;
 }
 
-// Whether lane groups read rows of cols elements elem_bytes wide in 16-byte vectors: where groups of
-// group_vector_items_per_lane a lane still have a lane per element of a vector (thread_range's head
-// takes one element a lane), i.e. more than 16 floats or 32 halves.
+// Whether lane groups read rows of cols elements elem_bytes wide in 16-byte vectors: 2- and 4-byte
+// elements, rows of more than kGroupVectorMinBytes.
 constexpr bool group_reads_vectors(std::int64_t cols, std::size_t elem_bytes) {
   return group_vector_element(elem_bytes) &&
-         group_lanes(cols, group_vector_items_per_lane(elem_bytes, cols)) >= per_vector(elem_bytes);
+         cols * static_cast<std::int64_t>(elem_bytes) > RowTuning::kGroupVectorMinBytes;
 }
 
-// Lanes a row of cols elements elem_bytes wide gets on the lane-group path.
+// Lanes a row of cols elements elem_bytes wide gets on the lane-group path: for vector reads, about
+// kGroupVectorsPerLane vectors a lane but at least a lane per element of a vector (thread_range's
+// head takes one element a lane); otherwise about kGroupItemsPerLane elements a lane.
 constexpr int group_lanes_for(std::int64_t cols, std::size_t elem_bytes) {
-  return group_lanes(cols, group_reads_vectors(cols, elem_bytes) ? group_vector_items_per_lane(elem_bytes, cols)
-                                                                 : RowTuning::kGroupItemsPerLane);
+  if (!group_reads_vectors(cols, elem_bytes)) return group_lanes(cols, RowTuning::kGroupItemsPerLane);
+  const int lanes = group_lanes(cols, RowTuning::kGroupVectorsPerLane * per_vector(elem_bytes));
+  const auto min_lanes = static_cast<int>(per_vector(elem_bytes));
+  return lanes < min_lanes ? min_lanes : lanes;
 }
 
 // block_threads' columns a thread for an operator: kTop2ColsPerThread for the per-row top-2,
