@@ -155,7 +155,7 @@ TEST(ReduceRowsCpu, RegimesGoWhereTheIssueSays) {
       const std::int64_t per_vec = 16 / static_cast<std::int64_t>(elem);
       const rd::RowPlan p = rd::make_row_plan(1 << 16, cols, 8, sm, Tuning::kColsPerThread, elem);
       const bool vectors = elem != 8;
-      const bool group = cols <= (vectors ? 32 * 4 * per_vec : 256);
+      const bool group = cols <= (vectors ? std::int64_t{128} * per_vec : 256);
       ASSERT_EQ(group ? rd::RowPath::lane_group : rd::RowPath::block_per_row, p.path) << elem;
       if (!group) continue;
       EXPECT_EQ(vectors && cols * static_cast<std::int64_t>(elem) > 64, p.group_vectors) << elem;
