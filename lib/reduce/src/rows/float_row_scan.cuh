@@ -58,6 +58,7 @@ inline constexpr bool kArgMax = std::is_same_v<Op, dev::ArgMax<typename Op::Inpu
 
 using ::gpuprims::device::reduce_detail::native_best;
 using ::gpuprims::device::reduce_detail::paired_best;
+using ::gpuprims::device::reduce_detail::paired_first_equal;
 
 // The best of four floats by device_reduce.cuh's native_best: argmin's fminf is NaN only when all four
 // are; argmax's max.NaN.f32 is NaN when any is.
@@ -90,17 +91,7 @@ struct NativeVector {
   __device__ __forceinline__ static int first_equal(const uint4& raw, float v) {
     T2 w[4];
     std::memcpy(w, &raw, sizeof w);
-    T2 vv;
-    vv.x = from_float(v);
-    vv.y = vv.x;
-    // Word i's equal lanes as bits 2i (its low element) and 2i + 1 (its high element): element order.
-    unsigned bits = 0;
-#pragma unroll
-    for (int i = 0; i < 4; ++i) {
-      const unsigned eq = __heq2_mask(w[i], vv);
-      bits |= ((eq & 1u) | ((eq >> 15) & 2u)) << (2 * i);
-    }
-    return __ffs(static_cast<int>(bits)) - 1;
+    return paired_first_equal(w, from_float(v));
   }
 };
 template <>

@@ -50,6 +50,23 @@ __device__ __forceinline__ auto paired_best(const T2 (&w)[4]) {
   return kMax ? __hmax_nan(m.x, m.y) : __hmin(m.x, m.y);
 }
 
+// The position (0-7, element order) of the first of four half2 or bfloat162 words' eight elements equal
+// to v (-0 == +0); v must be one of them.
+template <class T2, class T>
+__device__ __forceinline__ int paired_first_equal(const T2 (&w)[4], T v) {
+  T2 vv;
+  vv.x = v;
+  vv.y = v;
+  // Word i's equal lanes as bits 2i (its low element) and 2i + 1 (its high element): element order.
+  unsigned bits = 0;
+#pragma unroll
+  for (int i = 0; i < 4; ++i) {
+    const unsigned eq = __heq2_mask(w[i], vv);
+    bits |= ((eq & 1u) | ((eq >> 15) & 2u)) << (2 * i);
+  }
+  return __ffs(static_cast<int>(bits)) - 1;
+}
+
 // The best of eight half or bfloat16 elements with the paired min / max instructions, then the first
 // element equal to it (-0 == +0, as the arg operators rank them): a few instructions per element
 // where eight order keys cost a dozen each. A run whose best is NaN (argmin: all NaN; argmax: any
@@ -68,17 +85,7 @@ __device__ __forceinline__ typename Op::Acc combine_paired_arg(const Op& op, typ
     std::memcpy(elems, &raw, sizeof(elems));
     return combine_run<8>(op, acc, elems, first);
   }
-  T2 vv;
-  vv.x = v;
-  vv.y = v;
-  // Word i's equal lanes as bits 2i (its low element) and 2i + 1 (its high element): element order.
-  unsigned bits = 0;
-#pragma unroll
-  for (int i = 0; i < 4; ++i) {
-    const unsigned eq = __heq2_mask(w[i], vv);
-    bits |= ((eq & 1u) | ((eq >> 15) & 2u)) << (2 * i);
-  }
-  const int j = __ffs(static_cast<int>(bits)) - 1;  // bits != 0: v is one of the elements
+  const int j = paired_first_equal(w, v);
   return op.combine(acc, op.at(op.key_of(v), first + j));
 }
 
