@@ -1,8 +1,8 @@
 // Benchmark of the row-wise reductions (reduce_rows.hpp) beside cub::DeviceSegmentedReduce in one
 // process, through the same event timer (warm-up, L2 flushed outside the timed region, median of 25):
 // row_sum / row_min / row_max / row_argmin on float and row_sum on int32, and one or two operators on each
-// of the 2- and 8-byte types (sums of double, int64 and half, half argmin, bfloat16 min), rows of 32 to 2^20 elements
-// (18 lengths, five of them between powers of two) with 2^27 elements in all (2^24 with --quick; the
+// of the 2- and 8-byte types (sums of double, int64 and half, half argmin, bfloat16 min), rows of 16 to 2^20 elements
+// (19 lengths, five of them between powers of two) with 2^27 elements in all (2^24 with --quick; the
 // rows that fit where the length does not divide it), ld = cols. CUB gets its segment
 // offsets r * cols as a counting iterator scaled on the fly (no offsets array to read). Our workspace
 // and CUB's temporary storage are allocated once per case, outside timing; each of ours is checked
@@ -112,11 +112,11 @@ int main(int argc, char** argv) {
   cudaStream_t stream = timer.stream();
 
   const std::int64_t total = args.quick ? std::int64_t{1} << 24 : std::int64_t{1} << 27;
-  // Every power of two from 2^5 to 2^14, then 2^16, 2^18, 2^20, and five lengths between powers (each
+  // Every power of two from 2^4 to 2^14, then 2^16, 2^18, 2^20, and five lengths between powers (each
   // regime of rows/plan.hpp and each block size of block_threads, judged off its edges too: 384 and 768
   // on either side of the 4-byte lane groups' 512).
-  const std::vector<std::int64_t> lengths = {32,   64,   128,  256,  384,  512,   768,   1024,   1536,
-                                             2048, 3072, 4096, 6144, 8192, 16384, 65536, 262144, std::int64_t{1} << 20};
+  const std::vector<std::int64_t> lengths = {16,   32,   64,   128,  256,  384,   512,   768,    1024,   1536,
+                                             2048, 3072, 4096, 6144, 8192, 16384, 65536, 262144, 1048576};
   const double copy_gbs = bench::measure_copy_gbs(timer, std::size_t{1} << 30);
   report.set("copy_gbs", copy_gbs);
   report.set("total_elements", total);
@@ -193,8 +193,10 @@ int main(int argc, char** argv) {
       if (mismatch) rec.emplace_back("mismatch", true);
       // The plan this device gets (rows/plan.hpp): its path and its main kernel's block size (fields
       // the perf gate does not key records by, so records of other plans still meet).
-      const rd::RowPlan plan = rd::make_row_plan(rows, cols, 16, gpu.sm_count,
-                                                 rd::row_cols_per_thread(op == "top2_argmin", elem_bytes), elem_bytes);
+      const rd::RowWork work = op == "top2_argmin" ? rd::RowWork::top2
+                               : op == "sum"       ? rd::RowWork::sum
+                                                   : rd::RowWork::select;
+      const rd::RowPlan plan = rd::make_row_plan(rows, cols, 16, gpu.sm_count, work, elem_bytes);
       rec.emplace_back("row_plan", std::string(plan.path == rd::RowPath::lane_group      ? "lane_group"
                                                : plan.path == rd::RowPath::block_per_row ? "block_per_row"
                                                                                          : "split_row"));
@@ -209,174 +211,108 @@ int main(int argc, char** argv) {
                       std::to_string(gbs) + " GB/s" + (cub ? ", " + std::to_string(ratio) + " x cub" : ""));
     };
 
-    const float* x = in.get();
-    float* of = reinterpret_cast<float*>(out.get());
-    float* cf = reinterpret_cast<float*>(cub_out.get());
     using gpuprims::reduce::Operator;
     using gpuprims::reduce::row_workspace_bytes;
 
-    // float sum: within the bound of each other (both sums of cols floats in some order).
-    run_case(
-        "sum", "float", sizeof(float), row_workspace_bytes<float>(Operator::sum, rows, cols),
-        [&](void* ws) {
-      ok(gpuprims::reduce::row_sum(x, rows, cols, cols, of, ws, row_workspace_bytes<float>(Operator::sum, rows, cols),
-                                   stream),
-         "row_sum");
-        },
-        [&](void* t, std::size_t& b) {
-      BENCH_CUDA(cub::DeviceSegmentedReduce::Sum(t, b, x, cf, rows, begin, end, stream));
-    },
-        [&] {
-      const auto a = download(of, rows), c = download(cf, rows);
-      for (std::size_t i = 0; i < a.size(); ++i)
-        if (!(std::fabs(a[i] - c[i]) <= 1e-4 * static_cast<double>(cols))) return false;
-      return true;
-        });
-    // float min / max: exact (no NaN or -0 in the data, where the two may differ by contract).
-    run_case(
-        "min", "float", sizeof(float), row_workspace_bytes<float>(Operator::min, rows, cols),
-        [&](void* ws) {
-      ok(gpuprims::reduce::row_min(x, rows, cols, cols, of, ws, row_workspace_bytes<float>(Operator::min, rows, cols),
-                                   stream),
-         "row_min");
-        },
-        [&](void* t, std::size_t& b) {
-      BENCH_CUDA(cub::DeviceSegmentedReduce::Min(t, b, x, cf, rows, begin, end, stream));
-    },
-        [&] { return download(of, rows) == download(cf, rows); });
-    run_case(
-        "max", "float", sizeof(float), row_workspace_bytes<float>(Operator::max, rows, cols),
-        [&](void* ws) {
-      ok(gpuprims::reduce::row_max(x, rows, cols, cols, of, ws, row_workspace_bytes<float>(Operator::max, rows, cols),
-                                   stream),
-         "row_max");
-        },
-        [&](void* t, std::size_t& b) {
-      BENCH_CUDA(cub::DeviceSegmentedReduce::Max(t, b, x, cf, rows, begin, end, stream));
-    },
-        [&] { return download(of, rows) == download(cf, rows); });
-    // float argmin: CUB writes KeyValuePair<int, float> (index within the segment).
-    auto* oa = reinterpret_cast<gpuprims::ArgResult<float>*>(out.get());
-    auto* ca = reinterpret_cast<cub::KeyValuePair<int, float>*>(cub_out.get());
-    run_case(
-        "argmin", "float", sizeof(float), row_workspace_bytes<float>(Operator::argmin, rows, cols),
-        [&](void* ws) {
-      ok(gpuprims::reduce::row_argmin(x, rows, cols, cols, oa, ws,
-                                      row_workspace_bytes<float>(Operator::argmin, rows, cols), stream),
-         "row_argmin");
-        },
-        [&](void* t, std::size_t& b) {
-      BENCH_CUDA(cub::DeviceSegmentedReduce::ArgMin(t, b, x, ca, rows, begin, end, stream));
-    },
-        [&] {
-      const auto a = download(oa, rows);
-      const auto c = download(ca, rows);
-      for (std::size_t i = 0; i < a.size(); ++i)
-        if (a[i].index != c[i].key || a[i].value != c[i].value) return false;
-      return true;
-        });
-    // int32 sum into int64: exact.
+    // A row sum of T into Acc, ours beside CUB's: exact for integers, within
+    // tol a column for floating point (both sums of cols elements in some order); cub_fn(temp, bytes, in,
+    // out) is CUB's.
+    auto sum_case = [&](const char* type, const auto* xin, auto* o, auto* c, double tol, auto&& cub_fn) {
+      using T = std::remove_cv_t<std::remove_pointer_t<decltype(xin)>>;
+      using Acc = std::remove_pointer_t<decltype(o)>;
+      const std::size_t ws_bytes = row_workspace_bytes<T>(Operator::sum, rows, cols);
+      run_case(
+          "sum", type, sizeof(T), ws_bytes,
+          [&](void* ws) { ok(gpuprims::reduce::row_sum(xin, rows, cols, cols, o, ws, ws_bytes, stream), "row_sum"); },
+          [&](void* t, std::size_t& b) { BENCH_CUDA(cub_fn(t, b, xin, c)); },
+          [&] {
+        const auto a = download(o, rows), r = download(c, rows);
+        if constexpr (std::is_integral_v<Acc>) {
+          return a == r;
+        } else {
+          for (std::size_t i = 0; i < a.size(); ++i)
+            if (!(std::fabs(static_cast<double>(a[i]) - static_cast<double>(r[i])) <= tol * static_cast<double>(cols)))
+              return false;
+          return true;
+        }
+          });
+    };
+    // A row min or max of T, ours beside CUB's: the same bits (no NaN or -0 among the data, where the
+    // two may differ by contract; ties between equal values leave the same bits).
+    auto minmax_case = [&](const char* op, const char* type, const auto* xin, auto* o, auto* c) {
+      using T = std::remove_cv_t<std::remove_pointer_t<decltype(xin)>>;
+      const bool is_min = std::strcmp(op, "min") == 0;
+      const Operator which = is_min ? Operator::min : Operator::max;
+      const std::size_t ws_bytes = row_workspace_bytes<T>(which, rows, cols);
+      run_case(
+          op, type, sizeof(T), ws_bytes,
+          [&](void* ws) {
+        ok(is_min ? gpuprims::reduce::row_min(xin, rows, cols, cols, o, ws, ws_bytes, stream)
+                  : gpuprims::reduce::row_max(xin, rows, cols, cols, o, ws, ws_bytes, stream),
+           op);
+          },
+          [&](void* t, std::size_t& b) {
+        BENCH_CUDA(is_min ? cub::DeviceSegmentedReduce::Min(t, b, xin, c, rows, begin, end, stream)
+                          : cub::DeviceSegmentedReduce::Max(t, b, xin, c, rows, begin, end, stream));
+      },
+          [&] { return same_bits(download(o, rows), download(c, rows)); });
+    };
+    // A row argmin of T, ours (ArgResult) beside CUB's (KeyValuePair, index within the segment): the
+    // same column and value bits (ties, frequent in 2-byte values, to the lower column in both).
+    auto argmin_case = [&](const char* type, const auto* xin) {
+      using T = std::remove_cv_t<std::remove_pointer_t<decltype(xin)>>;
+      auto* o = reinterpret_cast<gpuprims::ArgResult<T>*>(out.get());
+      auto* c = reinterpret_cast<cub::KeyValuePair<int, T>*>(cub_out.get());
+      const std::size_t ws_bytes = row_workspace_bytes<T>(Operator::argmin, rows, cols);
+      run_case(
+          "argmin", type, sizeof(T), ws_bytes,
+          [&](void* ws) {
+        ok(gpuprims::reduce::row_argmin(xin, rows, cols, cols, o, ws, ws_bytes, stream), "row_argmin");
+          },
+          [&](void* t, std::size_t& b) {
+        BENCH_CUDA(cub::DeviceSegmentedReduce::ArgMin(t, b, xin, c, rows, begin, end, stream));
+      },
+          [&] {
+        const auto a = download(o, rows);
+        const auto r = download(c, rows);
+        for (std::size_t i = 0; i < a.size(); ++i)
+          if (a[i].index != r[i].key || std::memcmp(&a[i].value, &r[i].value, sizeof(T)) != 0) return false;
+        return true;
+          });
+    };
+    // CUB's sum of a segment: Sum where it adds in the input's type; otherwise Reduce from init (the
+    // integers through plus<> into int64, half through plus<float>).
+    auto cub_sum = [&](void* t, std::size_t& b, const auto* xin, auto* c) {
+      return cub::DeviceSegmentedReduce::Sum(t, b, xin, c, rows, begin, end, stream);
+    };
+    auto cub_sum_as = [&](auto init) {
+      using Init = decltype(init);
+      using Plus = std::conditional_t<std::is_integral_v<Init>, ::cuda::std::plus<>, ::cuda::std::plus<Init>>;
+      return [&, init](void* t, std::size_t& b, const auto* xin, auto* c) {
+        return cub::DeviceSegmentedReduce::Reduce(t, b, xin, c, rows, begin, end, Plus{}, init, stream);
+      };
+    };
+
+    const float* x = in.get();
+    float* of = reinterpret_cast<float*>(out.get());
+    float* cf = reinterpret_cast<float*>(cub_out.get());
     auto* oi = reinterpret_cast<std::int64_t*>(out.get());
     auto* ci = reinterpret_cast<std::int64_t*>(cub_out.get());
-    const std::int32_t* xi = in_i.get();
-    run_case(
-        "sum", "int32", sizeof(std::int32_t), row_workspace_bytes<std::int32_t>(Operator::sum, rows, cols),
-        [&](void* ws) {
-      ok(gpuprims::reduce::row_sum(xi, rows, cols, cols, oi, ws,
-                                   row_workspace_bytes<std::int32_t>(Operator::sum, rows, cols), stream),
-         "row_sum int32");
-        },
-        [&](void* t, std::size_t& b) {
-      BENCH_CUDA(cub::DeviceSegmentedReduce::Reduce(t, b, xi, ci, rows, begin, end, ::cuda::std::plus<>{},
-                                                    std::int64_t{0}, stream));
-    },
-        [&] { return download(oi, rows) == download(ci, rows); });
-    // The 8-byte types' sums: double within 1e-12 a column of each other (|x| < 1), int64 exact.
     auto* od = reinterpret_cast<double*>(out.get());
     auto* cd = reinterpret_cast<double*>(cub_out.get());
-    const double* xd = in_d.get();
-    run_case(
-        "sum", "double", sizeof(double), row_workspace_bytes<double>(Operator::sum, rows, cols),
-        [&](void* ws) {
-      ok(gpuprims::reduce::row_sum(xd, rows, cols, cols, od, ws, row_workspace_bytes<double>(Operator::sum, rows, cols),
-                                   stream),
-         "row_sum double");
-        },
-        [&](void* t, std::size_t& b) {
-      BENCH_CUDA(cub::DeviceSegmentedReduce::Sum(t, b, xd, cd, rows, begin, end, stream));
-    },
-        [&] {
-      const auto a = download(od, rows), c = download(cd, rows);
-      for (std::size_t i = 0; i < a.size(); ++i)
-        if (!(std::fabs(a[i] - c[i]) <= 1e-12 * static_cast<double>(cols))) return false;
-      return true;
-        });
-    const std::int64_t* xl = in_l.get();
-    run_case(
-        "sum", "int64", sizeof(std::int64_t), row_workspace_bytes<std::int64_t>(Operator::sum, rows, cols),
-        [&](void* ws) {
-      ok(gpuprims::reduce::row_sum(xl, rows, cols, cols, oi, ws,
-                                   row_workspace_bytes<std::int64_t>(Operator::sum, rows, cols), stream),
-         "row_sum int64");
-        },
-        [&](void* t, std::size_t& b) {
-      BENCH_CUDA(cub::DeviceSegmentedReduce::Reduce(t, b, xl, ci, rows, begin, end, ::cuda::std::plus<>{},
-                                                    std::int64_t{0}, stream));
-    },
-        [&] { return download(oi, rows) == download(ci, rows); });
-    // The 2-byte types: a half sum into float (CUB adds in float too), half argmin and bfloat16 min
-    // exact (ties, frequent in 2-byte values, to the lower column in both).
-    const __half* xh = in_h.get();
-    run_case(
-        "sum", "half", sizeof(__half), row_workspace_bytes<__half>(Operator::sum, rows, cols),
-        [&](void* ws) {
-      ok(gpuprims::reduce::row_sum(xh, rows, cols, cols, of, ws, row_workspace_bytes<__half>(Operator::sum, rows, cols),
-                                   stream),
-         "row_sum half");
-        },
-        [&](void* t, std::size_t& b) {
-      BENCH_CUDA(
-          cub::DeviceSegmentedReduce::Reduce(t, b, xh, cf, rows, begin, end, ::cuda::std::plus<float>{}, 0.0f, stream));
-    },
-        [&] {
-      const auto a = download(of, rows), c = download(cf, rows);
-      for (std::size_t i = 0; i < a.size(); ++i)
-        if (!(std::fabs(a[i] - c[i]) <= 1e-4 * static_cast<double>(cols))) return false;
-      return true;
-        });
-    auto* oh = reinterpret_cast<gpuprims::ArgResult<__half>*>(out.get());
-    auto* ch = reinterpret_cast<cub::KeyValuePair<int, __half>*>(cub_out.get());
-    run_case(
-        "argmin", "half", sizeof(__half), row_workspace_bytes<__half>(Operator::argmin, rows, cols),
-        [&](void* ws) {
-      ok(gpuprims::reduce::row_argmin(xh, rows, cols, cols, oh, ws,
-                                      row_workspace_bytes<__half>(Operator::argmin, rows, cols), stream),
-         "row_argmin half");
-        },
-        [&](void* t, std::size_t& b) {
-      BENCH_CUDA(cub::DeviceSegmentedReduce::ArgMin(t, b, xh, ch, rows, begin, end, stream));
-    },
-        [&] {
-      const auto a = download(oh, rows);
-      const auto c = download(ch, rows);
-      for (std::size_t i = 0; i < a.size(); ++i)
-        if (a[i].index != c[i].key || std::memcmp(&a[i].value, &c[i].value, sizeof(__half)) != 0) return false;
-      return true;
-        });
-    auto* ob = reinterpret_cast<__nv_bfloat16*>(out.get());
-    auto* cb = reinterpret_cast<__nv_bfloat16*>(cub_out.get());
-    const __nv_bfloat16* xb = in_b.get();
-    run_case(
-        "min", "bfloat16", sizeof(__nv_bfloat16), row_workspace_bytes<__nv_bfloat16>(Operator::min, rows, cols),
-        [&](void* ws) {
-      ok(gpuprims::reduce::row_min(xb, rows, cols, cols, ob, ws,
-                                   row_workspace_bytes<__nv_bfloat16>(Operator::min, rows, cols), stream),
-         "row_min bfloat16");
-        },
-        [&](void* t, std::size_t& b) {
-      BENCH_CUDA(cub::DeviceSegmentedReduce::Min(t, b, xb, cb, rows, begin, end, stream));
-    },
-        [&] { return same_bits(download(ob, rows), download(cb, rows)); });
+    sum_case("float", x, of, cf, 1e-4, cub_sum);
+    minmax_case("min", "float", x, of, cf);
+    minmax_case("max", "float", x, of, cf);
+    argmin_case("float", x);
+    sum_case("int32", in_i.get(), oi, ci, 0.0, cub_sum_as(std::int64_t{0}));  // into int64: exact
+    // The 8-byte types' sums: double within 1e-12 a column of each other (|x| < 1), int64 exact.
+    sum_case("double", in_d.get(), od, cd, 1e-12, cub_sum);
+    sum_case("int64", in_l.get(), oi, ci, 0.0, cub_sum_as(std::int64_t{0}));
+    // The 2-byte types: a half sum into float (CUB adds in float too), half argmin and bfloat16 min.
+    sum_case("half", in_h.get(), of, cf, 1e-4, cub_sum_as(0.0f));
+    argmin_case("half", in_h.get());
+    minmax_case("min", "bfloat16", in_b.get(), reinterpret_cast<__nv_bfloat16*>(out.get()),
+                reinterpret_cast<__nv_bfloat16*>(cub_out.get()));
     // The per-row top-2: ours only (no equivalent baseline).
     auto* ot = reinterpret_cast<gpuprims::Top2*>(out.get());
     run_case(

@@ -49,7 +49,8 @@ def plan_label(rec):
     of 128"."""
     path = text(rec, "row_plan")
     if path == "lane_group":
-        return "%s lanes a row" % integer(rec, "lanes")
+        lanes = integer(rec, "lanes")
+        return "%s %s a row" % (lanes, "lane" if str(lanes) == "1" else "lanes")
     if path == "block_per_row":
         return "block of %s" % integer(rec, "block_threads")
     if path == "split_row":

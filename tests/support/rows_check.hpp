@@ -305,8 +305,8 @@ inline Top2 ref_top2(const float* x, std::int64_t n, std::int64_t row) {
 // device for elements elem_bytes wide, u of the sum type; plus the long-double reference's own rounding.
 inline double sum_bound(std::int64_t rows, std::int64_t cols, int sm_count, std::size_t elem_bytes, double unit,
                         double abs_sum) {
-  const reduce::detail::RowPlan p = reduce::detail::make_row_plan(
-      rows, cols, 8, sm_count, reduce::detail::row_cols_per_thread(false, elem_bytes), elem_bytes);
+  const reduce::detail::RowPlan p =
+      reduce::detail::make_row_plan(rows, cols, 8, sm_count, reduce::detail::RowWork::sum, elem_bytes);
   const reduce::detail::RowSumChain c = reduce::detail::row_sum_chain(p, cols);
   const double terms = static_cast<double>(c.items + c.tree_log2 + c.passes + 2);
   return 2.0 * terms * unit * abs_sum + static_cast<double>(cols) * std::ldexp(1.0, -62) * abs_sum;

@@ -1,6 +1,7 @@
 // RapidCheck over the row reductions' plan (lib/reduce/src/rows/plan.hpp) and a host model of how
 // the kernels share a row out (rows/row_ops.cuh's thread_range: a scalar head to the first 16-byte
-// boundary, 16-byte vectors strided by the block, a scalar tail; the split kernel's column ranges):
+// boundary, 16-byte vectors strided by the block, a scalar tail, both strided by the block where it
+// is narrower than a vector; the split kernel's column ranges):
 // for random shapes, SM counts, element widths and row addresses, every column is taken exactly once
 // (by a block per row, a split, or a lane group that reads vectors), no thread takes more items than
 // the chain the error bound uses, and the workspace query holds the plan's partials.
@@ -32,12 +33,12 @@ std::int64_t model_range(std::int64_t c0, std::int64_t c1, std::uintptr_t addr, 
   std::int64_t most = 0;
   for (std::int64_t t = 0; t < threads; ++t) {
     std::int64_t items = 0;
-    if (t < head) ++(*taken)[static_cast<std::size_t>(t)], ++items;
+    for (std::int64_t h = t; h < head; h += threads) ++(*taken)[static_cast<std::size_t>(h)], ++items;
     for (std::int64_t v = t; v < vecs; v += threads)
       for (std::int64_t k = 0; k < per_vec; ++k)
         ++(*taken)[static_cast<std::size_t>(start + v * per_vec + k - c0)], ++items;
-    const std::int64_t tail = start + vecs * per_vec + t;
-    if (tail < c1) ++(*taken)[static_cast<std::size_t>(tail - c0)], ++items;
+    for (std::int64_t tail = start + vecs * per_vec + t; tail < c1; tail += threads)
+      ++(*taken)[static_cast<std::size_t>(tail - c0)], ++items;
     most = std::max(most, items);
   }
   return most;
@@ -54,15 +55,15 @@ TEST(ReduceRowsPlanProp, EveryColumnOnceAndChainsWithinTheBound) {
     const std::size_t acc = *rc::gen::element<std::size_t>(4, 8, 16, 24);
     const std::uintptr_t addr = static_cast<std::uintptr_t>(*rc::gen::inRange(0, 16 / static_cast<int>(elem))) *
                                 static_cast<std::uintptr_t>(elem);
-    const rd::RowPlan p =
-        rd::make_row_plan(rows, cols, acc, sm, rd::row_cols_per_thread(false, static_cast<std::size_t>(elem)),
-                          static_cast<std::size_t>(elem));
+    // The per-row top-2 is of floats only.
+    const rd::RowWork work = elem == 4 ? *rc::gen::element(rd::RowWork::sum, rd::RowWork::select, rd::RowWork::top2)
+                                       : *rc::gen::element(rd::RowWork::sum, rd::RowWork::select);
+    const auto width = static_cast<std::size_t>(elem);
+    const rd::RowPlan p = rd::make_row_plan(rows, cols, acc, sm, work, width);
     const rd::RowSumChain chain = rd::row_sum_chain(p, cols);
-    RC_LOG() << rows << " x " << cols << " sm " << sm << " elem " << elem << " path " << static_cast<int>(p.path);
-    RC_ASSERT(p.workspace <= rd::make_row_plan(rows, cols, acc, 0,
-                                               rd::row_cols_per_thread(false, static_cast<std::size_t>(elem)),
-                                               static_cast<std::size_t>(elem))
-                                 .workspace);
+    RC_LOG() << rows << " x " << cols << " sm " << sm << " elem " << elem << " work " << static_cast<int>(work)
+             << " path " << static_cast<int>(p.path);
+    RC_ASSERT(p.workspace <= rd::make_row_plan(rows, cols, acc, 0, work, width).workspace);
     RC_ASSERT(p.grid >= 1);
     switch (p.path) {
       case rd::RowPath::none: RC_FAIL("rows > 0 planned as nothing"); break;
@@ -70,7 +71,8 @@ TEST(ReduceRowsPlanProp, EveryColumnOnceAndChainsWithinTheBound) {
         RC_ASSERT(cols <= rd::group_max_cols(static_cast<std::size_t>(elem)));
         RC_ASSERT(chain.items >= (cols + p.lanes - 1) / p.lanes);
         if (p.group_vectors) {  // the group reads its row as a block of `lanes` threads would
-          RC_ASSERT(p.lanes >= 16 / elem);
+          RC_ASSERT(cols * elem > rd::RowTuning::kGroupVectorMinBytesSelect);
+          RC_ASSERT(p.lanes >= 4 || work != rd::RowWork::sum || elem != 4);  // 4-byte sums: a lane per element
           std::vector<int> taken(static_cast<std::size_t>(cols), 0);
           const std::int64_t most = model_range(0, cols, addr, elem, p.lanes, &taken);
           RC_ASSERT(std::all_of(taken.begin(), taken.end(), [](int n) { return n == 1; }));
@@ -85,8 +87,9 @@ TEST(ReduceRowsPlanProp, EveryColumnOnceAndChainsWithinTheBound) {
           RC_ASSERT(p.threads == 1024);
         } else if (cols >= rd::RowTuning::kLongCols) {
           RC_ASSERT(p.threads == 512);
-        } else {  // 64, 128 or 256 threads, each with 12 columns or more, 24 for 2-byte elements (64: shorter rows too)
-          const std::int64_t per = elem == 2 ? 24 : 12;
+        } else {  // 64, 128 or 256 threads, each with 12 columns or more, 24 for 2-byte elements, 16 for the
+                  // top-2 (64: shorter rows too)
+          const std::int64_t per = work == rd::RowWork::top2 ? 16 : elem == 2 ? 24 : 12;
           RC_ASSERT(p.threads == 64 || p.threads == 128 || p.threads == kThreads);
           RC_ASSERT(p.threads == 64 || cols >= std::int64_t{p.threads} * per);
           RC_ASSERT(p.threads == kThreads || cols < std::int64_t{p.threads} * 2 * per);

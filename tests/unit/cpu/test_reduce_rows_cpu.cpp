@@ -91,7 +91,7 @@ void expect_plan_valid(const rd::RowPlan& p, std::int64_t rows, std::int64_t col
       EXPECT_TRUE(p.group_vectors || cols <= Tuning::kGroupMaxCols);
       EXPECT_TRUE(p.lanes == 1 || p.lanes == 2 || p.lanes == 4 || p.lanes == 8 || p.lanes == 16 || p.lanes == 32);
       EXPECT_TRUE(p.lanes == 32 || p.lanes * (p.group_vectors ? 16 : Tuning::kGroupItemsPerLane) >= cols);
-      EXPECT_TRUE(!p.group_vectors || (p.lanes >= 4 && cols > 16)) << "a vector group has a lane per element";
+      EXPECT_TRUE(!p.group_vectors || (cols > 16 && p.lanes >= 4)) << "4-byte sums (the default): past 64 bytes";
       EXPECT_GE(p.grid, 1);
       EXPECT_LE(p.grid, kMaxGrid);
       EXPECT_EQ(p.workspace, 0u);
@@ -144,39 +144,67 @@ TEST(ReduceRowsCpu, RegimesGoWhereTheIssueSays) {
   EXPECT_EQ(1, rd::make_row_plan(std::int64_t{1} << 28, 1, 4, sm).lanes);
   EXPECT_EQ(16, rd::make_row_plan(1000, 256, 4, sm).lanes);  // four vectors a lane
   EXPECT_EQ(rd::RowPath::lane_group, rd::make_row_plan(5, 0, 4, sm).path);
-  // Lane groups of 2- and 4-byte elements read vectors past 64 bytes (16 floats, 32 halves), about
-  // four a lane but at least a lane per element of a vector (33-64 halves: 8 lanes of one vector), up
-  // to 32 lanes of four (1024 halves, 512 floats). Other rows (8-byte elements up to 256 columns) are
-  // read one element at a time, four a lane.
+  // Lane groups of 2- and 4-byte elements read vectors past 32 bytes (8 floats, 16 halves), about four a
+  // lane, down to one lane; sums of 4-byte elements past 64 bytes (16) with at least four lanes (a lane
+  // per element of a vector); the per-row top-2 past 64 bytes. Up to 32 lanes of four vectors (1024
+  // halves, 512 floats). Other rows (8-byte elements up to 256 columns) are read one element at a time,
+  // four a lane.
+  using rd::RowWork;
   for (std::int64_t cols : {0,  1,   4,   5,   8,   9,   16,  17,  32,  33,  40,  48,   63,   64,
                             65, 100, 128, 255, 256, 257, 384, 511, 512, 513, 768, 1023, 1024, 1025}) {
     SCOPED_TRACE(cols);
     for (std::size_t elem : {2, 4, 8}) {
-      const std::int64_t per_vec = 16 / static_cast<std::int64_t>(elem);
-      const rd::RowPlan p = rd::make_row_plan(1 << 16, cols, 8, sm, Tuning::kColsPerThread, elem);
-      const bool vectors = elem != 8;
-      const bool group = cols <= (vectors ? std::int64_t{128} * per_vec : 256);
-      ASSERT_EQ(group ? rd::RowPath::lane_group : rd::RowPath::block_per_row, p.path) << elem;
-      if (!group) continue;
-      EXPECT_EQ(vectors && cols * static_cast<std::int64_t>(elem) > 64, p.group_vectors) << elem;
-      if (p.group_vectors) {
-        EXPECT_EQ(std::max<int>(static_cast<int>(per_vec), rd::group_lanes(cols, 4 * per_vec)), p.lanes) << elem;
-      } else {
-        EXPECT_EQ(rd::group_lanes(cols, 4), p.lanes) << elem;
+      for (RowWork work : {RowWork::sum, RowWork::select, RowWork::top2}) {
+        if (work == RowWork::top2 && elem != 4) continue;
+        const std::int64_t per_vec = 16 / static_cast<std::int64_t>(elem);
+        const rd::RowPlan p = rd::make_row_plan(1 << 16, cols, 8, sm, work, elem);
+        const bool vectors = elem != 8;
+        const bool group = cols <= (vectors ? std::int64_t{128} * per_vec : 256);
+        const bool sum4 = work == RowWork::sum && elem == 4;
+        const std::int64_t min_bytes = sum4 || work == RowWork::top2 ? 64 : 32;
+        ASSERT_EQ(group ? rd::RowPath::lane_group : rd::RowPath::block_per_row, p.path) << elem;
+        if (!group) continue;
+        EXPECT_EQ(vectors && cols * static_cast<std::int64_t>(elem) > min_bytes, p.group_vectors) << elem;
+        if (p.group_vectors) {
+          EXPECT_EQ(std::max(sum4 ? 4 : 1, rd::group_lanes(cols, 4 * per_vec)), p.lanes) << elem;
+        } else {
+          EXPECT_EQ(rd::group_lanes(cols, 4), p.lanes) << elem;
+        }
       }
     }
   }
-  // Some of those by hand: floats (4 lanes at 17-64 columns, 8 to 128, 16 to 256, 32 beyond), halves.
-  EXPECT_EQ(4, rd::make_row_plan(1 << 16, 17, 4, sm).lanes);
-  EXPECT_EQ(4, rd::make_row_plan(1 << 16, 64, 4, sm).lanes);
-  EXPECT_EQ(8, rd::make_row_plan(1 << 16, 65, 4, sm).lanes);
-  EXPECT_EQ(32, rd::make_row_plan(1 << 16, 257, 4, sm).lanes);
-  EXPECT_EQ(8, rd::make_row_plan(1 << 16, 33, 4, sm, Tuning::kColsPerThread, 2).lanes);
-  EXPECT_EQ(8, rd::make_row_plan(1 << 16, 256, 4, sm, Tuning::kColsPerThread, 2).lanes);
-  EXPECT_EQ(16, rd::make_row_plan(1 << 16, 384, 4, sm, Tuning::kColsPerThread, 2).lanes);
-  EXPECT_EQ(32, rd::make_row_plan(1 << 16, 1024, 4, sm, Tuning::kColsPerThread, 2).lanes);
-  EXPECT_EQ(4, rd::make_row_plan(1 << 16, 32, 4, sm).lanes);
-  EXPECT_EQ(8, rd::make_row_plan(1 << 16, 32, 4, sm, Tuning::kColsPerThread, 2).lanes);
+  // Some of those by hand: float argmin / min / max (one at a time, 2 lanes, at 5-8 columns; vectors,
+  // 1 lane at 9-16, 2 to 32, 4 to 64, 8 to 128, 16 to 256, 32 beyond), float and int32 sums (one at a
+  // time to 16; 4 lanes to 64), the top-2 (one at a time to 16, 2 lanes at 17-32), halves (1 lane at
+  // 17-32 columns, 2 to 64, ..., 32 at 1024, for every operator).
+  const auto lanes = [&](std::int64_t cols, RowWork work, std::size_t elem) {
+    const rd::RowPlan p = rd::make_row_plan(1 << 16, cols, 4, sm, work, elem);
+    return p.group_vectors ? p.lanes : -p.lanes;  // negative: one element at a time
+  };
+  EXPECT_EQ(-2, lanes(8, RowWork::select, 4));
+  EXPECT_EQ(1, lanes(9, RowWork::select, 4));
+  EXPECT_EQ(1, lanes(16, RowWork::select, 4));
+  EXPECT_EQ(2, lanes(17, RowWork::select, 4));
+  EXPECT_EQ(2, lanes(32, RowWork::select, 4));
+  EXPECT_EQ(4, lanes(64, RowWork::select, 4));
+  EXPECT_EQ(8, lanes(65, RowWork::select, 4));
+  EXPECT_EQ(32, lanes(257, RowWork::select, 4));
+  EXPECT_EQ(-4, lanes(16, RowWork::sum, 4));
+  EXPECT_EQ(4, lanes(17, RowWork::sum, 4));
+  EXPECT_EQ(4, lanes(64, RowWork::sum, 4));
+  EXPECT_EQ(8, lanes(65, RowWork::sum, 4));
+  EXPECT_EQ(-4, lanes(16, RowWork::top2, 4));
+  EXPECT_EQ(2, lanes(17, RowWork::top2, 4));
+  EXPECT_EQ(2, lanes(32, RowWork::top2, 4));
+  for (RowWork work : {RowWork::sum, RowWork::select}) {
+    EXPECT_EQ(-4, lanes(16, work, 2));
+    EXPECT_EQ(1, lanes(17, work, 2));
+    EXPECT_EQ(1, lanes(32, work, 2));
+    EXPECT_EQ(2, lanes(33, work, 2));
+    EXPECT_EQ(8, lanes(256, work, 2));
+    EXPECT_EQ(16, lanes(384, work, 2));
+    EXPECT_EQ(32, lanes(1024, work, 2));
+  }
   // Many medium or long rows: a block per row.
   EXPECT_EQ(rd::RowPath::block_per_row, rd::make_row_plan(1 << 16, 4096, 4, sm).path);
   EXPECT_EQ(rd::RowPath::block_per_row, rd::make_row_plan(1 << 12, 65536, 4, sm).path);
@@ -199,24 +227,26 @@ TEST(ReduceRowsCpu, RegimesGoWhereTheIssueSays) {
   EXPECT_EQ(128, rd::make_row_plan(1 << 16, 1536, 4, sm).threads);
   EXPECT_EQ(64, rd::make_row_plan(1 << 16, 1535, 4, sm).threads);
   // The per-row top-2 keeps 16 columns a thread: 64 threads below 2048 columns, 128 below 4096.
-  constexpr std::int64_t kTop2 = rd::RowTuning::kTop2ColsPerThread;
+  constexpr RowWork kTop2 = RowWork::top2;
   EXPECT_EQ(64, rd::make_row_plan(1 << 16, 2047, 32, sm, kTop2).threads);
   EXPECT_EQ(128, rd::make_row_plan(1 << 16, 2048, 32, sm, kTop2).threads);
   EXPECT_EQ(128, rd::make_row_plan(1 << 16, 4095, 32, sm, kTop2).threads);
   EXPECT_EQ(256, rd::make_row_plan(1 << 16, 4096, 32, sm, kTop2).threads);
-  EXPECT_EQ(64, rd::make_row_plan(1 << 18, 512, 4, sm, Tuning::kColsPerThread, 8).threads);
-  EXPECT_EQ(64, rd::make_row_plan(1 << 18, 257, 4, sm, Tuning::kColsPerThread, 8).threads);
-  EXPECT_EQ(64, rd::make_row_plan(1 << 18, 1025, 4, sm, Tuning::kColsPerThread, 2).threads);
+  EXPECT_EQ(64, rd::make_row_plan(1 << 18, 512, 4, sm, RowWork::sum, 8).threads);
+  EXPECT_EQ(64, rd::make_row_plan(1 << 18, 257, 4, sm, RowWork::sum, 8).threads);
+  EXPECT_EQ(64, rd::make_row_plan(1 << 18, 1025, 4, sm, RowWork::sum, 2).threads);
   // Rows of 2-byte elements keep three vectors a thread: 64 threads below 3072 columns, 128 below 6144.
-  constexpr std::int64_t kHalf = rd::row_cols_per_thread(false, 2);
-  EXPECT_EQ(24, kHalf);
-  EXPECT_EQ(12, rd::row_cols_per_thread(false, 4));
-  EXPECT_EQ(12, rd::row_cols_per_thread(false, 8));
-  EXPECT_EQ(16, rd::row_cols_per_thread(true, 4));
-  EXPECT_EQ(64, rd::make_row_plan(1 << 16, 3071, 4, sm, kHalf, 2).threads);
-  EXPECT_EQ(128, rd::make_row_plan(1 << 16, 3072, 4, sm, kHalf, 2).threads);
-  EXPECT_EQ(128, rd::make_row_plan(1 << 16, 6143, 4, sm, kHalf, 2).threads);
-  EXPECT_EQ(256, rd::make_row_plan(1 << 16, 6144, 4, sm, kHalf, 2).threads);
+  EXPECT_EQ(24, rd::row_cols_per_thread(RowWork::sum, 2));
+  EXPECT_EQ(24, rd::row_cols_per_thread(RowWork::select, 2));
+  EXPECT_EQ(12, rd::row_cols_per_thread(RowWork::select, 4));
+  EXPECT_EQ(12, rd::row_cols_per_thread(RowWork::sum, 8));
+  EXPECT_EQ(16, rd::row_cols_per_thread(RowWork::top2, 4));
+  for (RowWork work : {RowWork::sum, RowWork::select}) {
+    EXPECT_EQ(64, rd::make_row_plan(1 << 16, 3071, 4, sm, work, 2).threads);
+    EXPECT_EQ(128, rd::make_row_plan(1 << 16, 3072, 4, sm, work, 2).threads);
+    EXPECT_EQ(128, rd::make_row_plan(1 << 16, 6143, 4, sm, work, 2).threads);
+    EXPECT_EQ(256, rd::make_row_plan(1 << 16, 6144, 4, sm, work, 2).threads);
+  }
   EXPECT_EQ(64, rd::make_row_plan(1 << 18, 513, 4, sm).threads);
   EXPECT_EQ(256, rd::make_row_plan(256, 1 << 20, 4, sm).threads);  // split rows
   // Few long rows: split.
@@ -254,16 +284,17 @@ TEST(ReduceRowsCpu, WorkspaceQueryHoldsEveryDevicesPlan) {
 }
 
 // Most items one thread of thread_range (row_ops.cuh) adds in sequence over len columns with blocks of
-// `threads`: a head item, kPerVec per vector it takes, a tail item; the head is the distance to a
-// 16-byte boundary.
+// `threads`: its share of the head (every threads-th column; the head is the distance to a 16-byte
+// boundary), kPerVec per vector it takes, its share of the tail.
 std::int64_t range_items(std::int64_t len, std::int64_t threads) {
   std::int64_t most = 0;
+  const auto share = [threads](std::int64_t n) { return (n + threads - 1) / threads; };
   for (std::int64_t per_vec : {2, 4, 8})
     for (std::int64_t head = 0; head < per_vec; ++head) {
       const std::int64_t h = head < len ? head : len;
       const std::int64_t vecs = (len - h) / per_vec;
       const std::int64_t rem = len - h - vecs * per_vec;
-      const std::int64_t items = (h > 0) + per_vec * ((vecs + threads - 1) / threads) + (rem > 0);
+      const std::int64_t items = share(h) + per_vec * share(vecs) + share(rem);
       most = items > most ? items : most;
     }
   return most;

@@ -73,8 +73,8 @@ std::vector<Shape> shapes() {
       {1000003, 1, 1, 0},
       {100003, 1, 3, 1},
       {4, 1 << 20, 1 << 20, 0},
-      {131072, 32, 32, 0},
-      {1000, 33, 37, 1},
+      {131072, 32, 32, 0},  // 4-byte elements: 2 lanes of four vectors (sums: 4 of two); 2-byte: 1 lane of four
+      {1000, 33, 37, 1},    // 4-byte elements: 4 lanes; 2-byte: 2 lanes, head and tail
       {16384, 256, 256, 0},
       {300, 257, 301, 1},  // lane groups of 32 (4-byte elements) or 16 (2-byte); 8-byte: a block per row
       {500, 509, 511, 1},  // 4-byte elements: 32 lanes of up to four vectors, head and tail
@@ -82,9 +82,11 @@ std::vector<Shape> shapes() {
       {130, 1024, 1029, 1},  // 2-byte elements: 32 lanes of four vectors (their group_max_cols); others a block
       {40, 1025, 1025, 0},   // 2-byte elements: past the lane groups, a block per row
       {700, 6, 7, 1},        // groups of two lanes, rows at every element offset mod 16 (8-byte: both)
-      {300, 65, 67, 1},      // 2-byte elements: 8 lanes of one or two vectors, head and tail; 4-byte: 8 lanes
-      {2000, 64, 64, 0},     // 2-byte elements: 8 lanes of one vector (33-64 columns)
-      {700, 37, 41, 1},      // 2-byte elements: 8 lanes of one vector, head and tail
+      {300, 65, 67, 1},      // 2-byte elements: 4 lanes of about two vectors, head and tail; 4-byte: 8 lanes
+      {2000, 64, 64, 0},     // 2-byte elements: 2 lanes of four vectors (33-64 columns)
+      {700, 37, 41, 1},      // 2-byte elements: 2 lanes of about two vectors, head and tail
+      {700, 29, 31, 1},      // 2-byte elements: 1 lane, head and tail looped (17-32 columns); 4-byte: 2 or 4 lanes
+      {900, 13, 15, 1},      // 4-byte min / max / arg*: 1 lane, head and tail looped (9-16 columns); others scalar
       {3000, 61, 63, 1},     // 4-byte elements: 4 lanes of up to four vectors, head and tail
       {1024, 4096, 4096, 0},
       {513, 4099, 4103, 1},
@@ -94,7 +96,7 @@ std::vector<Shape> shapes() {
       {2, 5, 5, 1},
       {1000, 8, 9, 0},
       {999, 3, 3, 1},
-      {257, 17, 17, 0},
+      {257, 17, 17, 0},  // 4-byte elements: 2 lanes (sums 4); 2-byte: 1 lane, a row at every offset mod 16
       {33, 129, 131, 1},
       {5, 300000, 300001, 0},
       {64, 4096, 4096, 0},   // 256-thread blocks, four vectors a thread (float_row_scan.cuh's scans)

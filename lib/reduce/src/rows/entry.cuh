@@ -48,16 +48,17 @@ Status validate_rows(const T* in, std::int64_t rows, std::int64_t cols, std::int
 // Sizes the workspace query accepts (the others get 0).
 inline bool valid_sizes(std::int64_t rows, std::int64_t cols) { return rows >= 0 && cols >= 0; }
 
-// block_threads' columns a thread for Op (rows/plan.hpp).
+// What Op does with each element (rows/plan.hpp's RowWork).
 template <class Op>
-inline constexpr std::int64_t kColsPerThreadOf = row_cols_per_thread(std::is_same_v<Op, Top2RowOp>,
-                                                                     sizeof(typename Op::Input));
+inline constexpr RowWork kRowWorkOf =
+    std::is_same_v<Op, Top2RowOp>                                     ? RowWork::top2
+    : std::is_same_v<Op, ::gpuprims::device::Sum<typename Op::Input>> ? RowWork::sum
+                                                                      : RowWork::select;
 
 // The plan of Op's call on this device (sm_count <= 0: the largest).
 template <class Op>
 RowPlan row_plan_for(std::int64_t rows, std::int64_t cols, int sm_count) {
-  return make_row_plan(rows, cols, sizeof(typename Op::Acc), sm_count, kColsPerThreadOf<Op>,
-                       sizeof(typename Op::Input));
+  return make_row_plan(rows, cols, sizeof(typename Op::Acc), sm_count, kRowWorkOf<Op>, sizeof(typename Op::Input));
 }
 
 template <class Op>

@@ -1,11 +1,12 @@
 #pragma once
 // Short rows (cols <= group_max_cols: 256 columns, or 32 lanes of four 16-byte vectors - 1024 halves,
 // 512 floats - for 2- and 4-byte elements; and cols == 0): a group of kLanes lanes (1-32) per row, 256 / kLanes rows
-// per block; the group's lane 0 writes the row. A block strides over rows past the grid. Rows long
-// enough for a lane per element of a vector (group_reads_vectors) are read as a block per row reads
-// them (thread_range: a scalar head, 16-byte vectors, one to four a lane as the plan sizes the groups,
-// a scalar tail); shorter rows one element at a time, each lane striding over its row so a warp's loads
-// cover consecutive columns (group_lanes and RowTuning say why).
+// per block; the group's lane 0 writes the row. A block strides over rows past the grid. Rows the
+// plan reads in vectors (group_reads_vectors) are read as a block per row of kLanes threads reads
+// them (thread_range: a scalar head, 16-byte vectors, up to four a lane as the plan sizes the groups,
+// a scalar tail; head and tail looped in groups narrower than a vector); the others one element at a
+// time, each lane striding over its row so a warp's loads cover consecutive columns (group_lanes and
+// RowTuning say why).
 #include <cstdint>
 
 #include <cuda_runtime_api.h>
@@ -53,19 +54,6 @@ void launch_rows_lane_group_kernel(const Op& op, const typename Op::Input* in, s
       <<<static_cast<unsigned>(grid), RowTuning::kThreads, 0, stream>>>(op, in, rows, cols, ld, out);
 }
 
-// The vector-reading kernel of kLanes lanes, where a group that wide has a lane per element of a
-// vector (thread_range's head); otherwise no such plan exists and the call is refused.
-template <int kLanes, class Op>
-Status launch_rows_vector_group(const Op& op, const typename Op::Input* in, std::int64_t rows, std::int64_t cols,
-                                std::int64_t ld, typename Op::Output* out, std::int64_t grid, cudaStream_t stream) {
-  if constexpr (kLanes >= per_vector(sizeof(typename Op::Input))) {
-    launch_rows_lane_group_kernel<kLanes, true>(op, in, rows, cols, ld, out, grid, stream);
-    return Status::success;
-  } else {
-    return Status::invalid_argument;
-  }
-}
-
 // The lane-group kernel of plan p (RowPath::lane_group).
 template <class Op>
 Status launch_rows_lane_group(const Op& op, const typename Op::Input* in, std::int64_t rows, std::int64_t cols,
@@ -74,16 +62,15 @@ Status launch_rows_lane_group(const Op& op, const typename Op::Input* in, std::i
   if (p.group_vectors && !kCanVector) return Status::invalid_argument;  // not a plan for this element type
   if constexpr (kCanVector) {
     if (p.group_vectors) {
-      Status st = Status::success;
       switch (p.lanes) {
-        case 2: st = launch_rows_vector_group<2>(op, in, rows, cols, ld, out, p.grid, stream); break;
-        case 4: st = launch_rows_vector_group<4>(op, in, rows, cols, ld, out, p.grid, stream); break;
-        case 8: st = launch_rows_vector_group<8>(op, in, rows, cols, ld, out, p.grid, stream); break;
-        case 16: st = launch_rows_vector_group<16>(op, in, rows, cols, ld, out, p.grid, stream); break;
-        case 32: st = launch_rows_vector_group<32>(op, in, rows, cols, ld, out, p.grid, stream); break;
-        default: return Status::invalid_argument;  // vector groups have a lane per element of a vector
+        case 1: launch_rows_lane_group_kernel<1, true>(op, in, rows, cols, ld, out, p.grid, stream); break;
+        case 2: launch_rows_lane_group_kernel<2, true>(op, in, rows, cols, ld, out, p.grid, stream); break;
+        case 4: launch_rows_lane_group_kernel<4, true>(op, in, rows, cols, ld, out, p.grid, stream); break;
+        case 8: launch_rows_lane_group_kernel<8, true>(op, in, rows, cols, ld, out, p.grid, stream); break;
+        case 16: launch_rows_lane_group_kernel<16, true>(op, in, rows, cols, ld, out, p.grid, stream); break;
+        case 32: launch_rows_lane_group_kernel<32, true>(op, in, rows, cols, ld, out, p.grid, stream); break;
+        default: return Status::invalid_argument;  // not a group_lanes count
       }
-      if (st != Status::success) return st;
       GPUPRIMS_LAUNCH_CHECK();
       return Status::success;
     }

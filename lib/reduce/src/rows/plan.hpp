@@ -57,19 +57,32 @@ struct RowTuning {
   // of elements that lane groups read in vectors (group_vector_element) up to group_max_cols.
   static constexpr std::int64_t kGroupMaxCols = 256;
   // A lane group is sized so each lane takes about this many columns of its row, read one at a time
-  // (rows too short for a lane per element of a vector).
+  // (rows that lane groups do not read in vectors).
   static constexpr std::int64_t kGroupItemsPerLane = 4;
-  // Rows of 2- and 4-byte elements longer than this many bytes (four vectors: 16 floats, 32 halves) read
-  // 16-byte vectors, as a block per row reads (row_ops.cuh's thread_range); shorter ones one element
-  // at a time. On an H200, float argmin, min, max and the per-row top-2 took 25-37% less time at
+  // Rows of 2- and 4-byte elements longer than kGroupVectorMinBytes read 16-byte vectors, as a block
+  // per row reads (row_ops.cuh's thread_range); shorter ones one element at a time. Sums of 4-byte
+  // elements and the per-row top-2 take vectors past 64 bytes (16 floats), every other operator past
+  // 32 (8 floats, 16 halves): see group_vector_rule.
+  // Past 64 bytes: on an H200, float argmin, min, max and the per-row top-2 took 25-37% less time at
   // 32-128 columns in vectors, two a lane, than one element at a time four a lane, int32 sums 13-16%
   // less at 64 and 128, float sums 3% less at 64-256 and 7% more at 32; one vector a lane (four
-  // columns) was 16-36% slower than one element at a time (session 33, runs CJ and CK). Rows of
-  // 33-64 halves in 8 lanes of one vector took 44% less time than one element at a time (half
-  // argmin), 39% (bfloat16 min), 3% (half sums) (session 34, run CR).
+  // columns) was 16-36% slower than one element at a time (session 33, runs CJ and CK).
+  // Past 32 bytes, in one lane of up to four vectors (session 35, run CV, an H200, against one element
+  // at a time): float argmin, min and max at 16 columns took 27-30% less time, half argmin, bfloat16
+  // min and half sums at 32 columns 69%, 63% and 27% less; float sums took 3.5% more at 16 columns,
+  // int32 sums 1.0% less, the per-row top-2 11.9% more.
   static constexpr std::int64_t kGroupVectorMinBytes = 64;
-  // Those groups are sized at this many vectors a lane (at least a lane per element of a vector, at
-  // most 32 lanes), which also bounds the lane-group path (group_max_cols: 512 floats, 1024 halves).
+  static constexpr std::int64_t kGroupVectorMinBytesSelect = 32;
+  // Vector groups may be narrower than a vector's elements (thread_range loops over the head and the
+  // tail there), down to one lane, except for sums of 4-byte elements, which keep a lane per element
+  // of a vector (four): in run CV, groups sized by kGroupVectorsPerLane alone took 16% less time than
+  // that floor for float argmin and the per-row top-2 at 32 columns (two lanes, not four), 4% less for
+  // float min and max, and for 2-byte rows, whose floor was eight lanes, 50% (half argmin), 39%
+  // (bfloat16 min) and 26% (half sums) less at 64 columns (two lanes), 21%, 6% and 0.6% less at 128
+  // (four); but float and int32 sums took 7.8% and 13.5% more at 32 columns.
+  static constexpr int kGroupMinLanesSum4 = 4;
+  // Those groups are sized at this many vectors a lane (at least group_vector_rule's lanes, at most 32
+  // lanes), which also bounds the lane-group path (group_max_cols: 512 floats, 1024 halves).
   // On an H200, four vectors a lane against two took 21-24% less time for float argmin and 18-23% for
   // the per-row top-2 at 64-256 columns, 24-38% for half argmin at 256-512, 10-25% for bfloat16 min,
   // 1.6-13% for half, float and int32 sums and float min / max; float sums at 64 columns took 1.2% more
@@ -141,6 +154,10 @@ constexpr int group_lanes(std::int64_t cols, std::int64_t per_lane = RowTuning::
   return lanes;
 }
 
+// What a row operator does with each element, as far as its plan goes: sums add it, min / max /
+// argmin / argmax compare it (select), the per-row top-2 inserts it into a pair.
+enum class RowWork { sum, select, top2 };
+
 // Whether lane groups may read rows of elem_bytes-wide elements in 16-byte vectors: 2- and 4-byte
 // elements. Not 8-byte ones: on an H200, double and int64 sums at 64-256 columns took 4.7-7.5% more
 // time in vectors, two a lane, than one element at a time, four a lane (session 34, run CO); half and
@@ -159,29 +176,43 @@ constexpr std::int64_t group_max_cols(std::size_t elem_bytes) {
                                           : RowTuning::kGroupMaxCols;
 }
 
-// Whether lane groups read rows of cols elements elem_bytes wide in 16-byte vectors: 2- and 4-byte
-// elements, rows of more than kGroupVectorMinBytes.
-constexpr bool group_reads_vectors(std::int64_t cols, std::size_t elem_bytes) {
+// Which rows a lane group reads in vectors (longer than min_bytes), and its fewest lanes then.
+struct GroupVectorRule {
+  std::int64_t min_bytes;
+  int min_lanes;
+};
+// RowTuning's rule for work on elements elem_bytes wide: sums of 4-byte elements past 64 bytes with a
+// lane per element of a vector; the per-row top-2 past 64 bytes; the others past 32 bytes; both down to
+// one lane.
+constexpr GroupVectorRule group_vector_rule(RowWork work, std::size_t elem_bytes) {
+  if (work == RowWork::sum && elem_bytes == 4) return {RowTuning::kGroupVectorMinBytes, RowTuning::kGroupMinLanesSum4};
+  if (work == RowWork::top2) return {RowTuning::kGroupVectorMinBytes, 1};
+  return {RowTuning::kGroupVectorMinBytesSelect, 1};
+}
+
+// Whether lane groups read rows of cols elements elem_bytes wide in 16-byte vectors for work: 2- and
+// 4-byte elements, rows longer than the rule's bytes.
+constexpr bool group_reads_vectors(std::int64_t cols, RowWork work, std::size_t elem_bytes) {
   return group_vector_element(elem_bytes) &&
-         cols * static_cast<std::int64_t>(elem_bytes) > RowTuning::kGroupVectorMinBytes;
+         cols * static_cast<std::int64_t>(elem_bytes) > group_vector_rule(work, elem_bytes).min_bytes;
 }
 
 // Lanes a row of cols elements elem_bytes wide gets on the lane-group path: for vector reads, about
-// kGroupVectorsPerLane vectors a lane but at least a lane per element of a vector (thread_range's
-// head takes one element a lane); otherwise about kGroupItemsPerLane elements a lane.
-constexpr int group_lanes_for(std::int64_t cols, std::size_t elem_bytes) {
-  if (!group_reads_vectors(cols, elem_bytes)) return group_lanes(cols, RowTuning::kGroupItemsPerLane);
+// kGroupVectorsPerLane vectors a lane, at least the rule's lanes (thread_range loops over the head and
+// tail of a group narrower than a vector); otherwise about kGroupItemsPerLane elements a lane.
+constexpr int group_lanes_for(std::int64_t cols, RowWork work, std::size_t elem_bytes) {
+  if (!group_reads_vectors(cols, work, elem_bytes)) return group_lanes(cols, RowTuning::kGroupItemsPerLane);
   const int lanes = group_lanes(cols, RowTuning::kGroupVectorsPerLane * per_vector(elem_bytes));
-  const auto min_lanes = static_cast<int>(per_vector(elem_bytes));
+  const int min_lanes = group_vector_rule(work, elem_bytes).min_lanes;
   return lanes < min_lanes ? min_lanes : lanes;
 }
 
-// block_threads' columns a thread for an operator: kTop2ColsPerThread for the per-row top-2,
+// block_threads' columns a thread for work: kTop2ColsPerThread for the per-row top-2,
 // kHalfColsPerThread for the others on 2-byte elements, kColsPerThread otherwise.
-constexpr std::int64_t row_cols_per_thread(bool per_row_top2, std::size_t elem_bytes = 4) {
-  return per_row_top2      ? RowTuning::kTop2ColsPerThread
-         : elem_bytes == 2 ? RowTuning::kHalfColsPerThread
-                           : RowTuning::kColsPerThread;
+constexpr std::int64_t row_cols_per_thread(RowWork work, std::size_t elem_bytes = 4) {
+  return work == RowWork::top2 ? RowTuning::kTop2ColsPerThread
+         : elem_bytes == 2     ? RowTuning::kHalfColsPerThread
+                               : RowTuning::kColsPerThread;
 }
 
 // Threads of the block-per-row kernel on rows of cols columns: kVeryLongThreads from kVeryLongCols,
@@ -199,17 +230,17 @@ constexpr int block_threads(std::int64_t cols, std::int64_t cols_per_thread = Ro
 constexpr std::size_t round_up_256(std::size_t bytes) { return (bytes + 255) / 256 * 256; }
 
 // The plan for a valid rows x cols reduction whose per-thread accumulator is acc_bytes wide, on a
-// device with sm_count SMs (<= 0: unknown, planned as the largest); cols_per_thread: block_threads'
-// (row_cols_per_thread); elem_bytes: the element's width (group_lanes).
+// device with sm_count SMs (<= 0: unknown, planned as the largest), for work on elements elem_bytes
+// wide (the lane groups' vector rule, block_threads' columns a thread).
 constexpr RowPlan make_row_plan(std::int64_t rows, std::int64_t cols, std::size_t acc_bytes, int sm_count,
-                                std::int64_t cols_per_thread = RowTuning::kColsPerThread, std::size_t elem_bytes = 4) {
+                                RowWork work = RowWork::sum, std::size_t elem_bytes = 4) {
   RowPlan p{};
   if (rows <= 0) return p;
   const std::int64_t sms = planning_sm_count(sm_count);
   if (cols <= group_max_cols(elem_bytes)) {
     p.path = RowPath::lane_group;
-    p.group_vectors = group_reads_vectors(cols, elem_bytes);
-    p.lanes = group_lanes_for(cols, elem_bytes);
+    p.group_vectors = group_reads_vectors(cols, work, elem_bytes);
+    p.lanes = group_lanes_for(cols, work, elem_bytes);
     const std::int64_t rows_per_block = std::int64_t{RowTuning::kThreads} / p.lanes;
     const std::int64_t blocks = rows / rows_per_block + (rows % rows_per_block != 0 ? 1 : 0);
     p.grid = min_of<std::int64_t>(blocks, sms * RowTuning::kGroupBlocksPerSm);
@@ -238,7 +269,7 @@ constexpr RowPlan make_row_plan(std::int64_t rows, std::int64_t cols, std::size_
     return p;
   }
   p.path = RowPath::block_per_row;
-  p.threads = block_threads(cols, cols_per_thread);
+  p.threads = block_threads(cols, row_cols_per_thread(work, elem_bytes));
   p.grid = min_of(rows, RowTuning::kMaxBlockGrid);
   return p;
 }
@@ -259,7 +290,9 @@ constexpr int log2_of(std::int64_t pow2) {
 
 // Items one thread of `threads` adds in thread_range over len columns, at most: a scalar head (one
 // item), vectors of at most 8 items, a scalar tail (one item).
-constexpr std::int64_t range_chain_items(std::int64_t len, std::int64_t threads) { return len / threads + 8 + 2; }
+constexpr std::int64_t range_chain_items(std::int64_t len, std::int64_t threads) {
+  return len / threads + 8 + 2 * ((7 + threads - 1) / threads);
+}
 
 constexpr RowSumChain row_sum_chain(const RowPlan& p, std::int64_t cols) {
   RowSumChain c{};

@@ -106,19 +106,26 @@ __device__ __forceinline__ void for_each_vector(const uint4* body, Col start, Co
 }
 
 // Thread tid's share of columns [c0, c1) of `row`, accumulated into acc in column order: columns up to
-// the first 16-byte boundary one per thread, then 16-byte vectors strided by kThreads, then the
-// remaining columns one per thread. The row may start anywhere T is aligned. Col holds a column
-// (std::int32_t where the row is short enough, RowTuning::kMaxInt32Cols: fewer instructions a vector).
+// the first 16-byte boundary strided by kThreads (one per thread where kThreads >= a vector's
+// elements), then 16-byte vectors strided by kThreads, then the remaining columns as the head. The row
+// may start anywhere T is aligned. Col holds a column (std::int32_t where the row is short enough,
+// RowTuning::kMaxInt32Cols: fewer instructions a vector).
 template <int kThreads, class Col, class Op>
 __device__ __forceinline__ typename Op::Acc thread_range(const Op& op, const typename Op::Input* row, Col c0, Col c1,
                                                          int tid, typename Op::Acc acc) {
   using T = typename Op::Input;
   constexpr int kPerVec = 16 / static_cast<int>(sizeof(T));
-  static_assert(kThreads >= kPerVec, "the head is one item per thread");
   const auto addr = reinterpret_cast<std::uintptr_t>(row + c0);
   Col head = static_cast<Col>((16 - addr % 16) % 16 / sizeof(T));
   if (head > c1 - c0) head = c1 - c0;
-  if (tid < head) acc = accumulate(op, acc, row[c0 + tid], c0 + tid);
+  // The head and the tail: one test a thread where kThreads covers a vector's elements (the form the
+  // block kernels were measured with: a loop there made the per-row top-2 1.5-2.2% slower at 2048-8192
+  // columns, run CW), a loop in narrower lane groups.
+  if constexpr (kThreads >= kPerVec) {
+    if (tid < head) acc = accumulate(op, acc, row[c0 + tid], c0 + tid);
+  } else {
+    for (Col h = tid; h < head; h += kThreads) acc = accumulate(op, acc, row[c0 + h], c0 + h);
+  }
   const Col start = c0 + head;
   const Col vecs = (c1 - start) / kPerVec;
   const uint4* body = reinterpret_cast<const uint4*>(row + start);
@@ -140,7 +147,11 @@ __device__ __forceinline__ typename Op::Acc thread_range(const Op& op, const typ
     for_each_vector<kThreads, kPerVec>(body, start, vecs, tid, exact);
   }
   const Col tail = start + vecs * kPerVec + tid;
-  if (tail < c1) acc = accumulate(op, acc, row[tail], tail);
+  if constexpr (kThreads >= kPerVec) {
+    if (tail < c1) acc = accumulate(op, acc, row[tail], tail);
+  } else {
+    for (Col t = tail; t < c1; t += kThreads) acc = accumulate(op, acc, row[t], t);
+  }
   return acc;
 }
 
