@@ -322,6 +322,52 @@ TYPED_TEST(ReduceTypedFloatGpu, MinMaxOfSpecialValuesWithinOneVector) {
   EXPECT_TRUE(in.guards_intact() && out.guards_intact());
 }
 
+// argmin and argmax of one 16-byte vector, as the min / max test above: every ordered pair of special
+// values at three pairs of positions among the same fillers. The kernels rank a vector by the native
+// min / max (paired for half and bfloat16), find the first element equal to its best (-0 == +0) and
+// key only that one; a vector whose best is NaN (argmin: all NaN; argmax: any NaN) takes the key path.
+TYPED_TEST(ReduceTypedFloatGpu, ArgMinMaxOfSpecialValuesWithinOneVector) {
+  GPUPRIMS_REQUIRE_GPU();
+  using T = TypeParam;
+  using R = ArgResult<T>;
+  constexpr int kWidth = static_cast<int>(gpuprims::device::vector_width(sizeof(T)));
+  const std::vector<T> specials = tr::special_values<T>();
+  const T fillers[] = {tr::from_double<T>(2.0), tr::from_double<T>(-2.0), tr::from_double<T>(0.0),
+                       tr::canonical_nan<T>()};
+  const std::pair<int, int> places[] = {{0, 1}, {0, kWidth - 1}, {kWidth - 1, kWidth / 2}};
+  GuardedBytes in(static_cast<std::size_t>(kWidth) * sizeof(T), 0);  // a 256-byte boundary: one whole vector
+  GuardedBytes out(sizeof(R), 0);
+  ASSERT_TRUE(in.ok() && out.ok());
+  const T* d_in = reinterpret_cast<const T*>(in.data());
+  R* d_out = reinterpret_cast<R*>(out.data());
+  int checked = 0;
+  for (const T filler : fillers)
+    for (const T a : specials)
+      for (const T b : specials)
+        for (const auto& [pa, pb] : places) {
+          std::vector<T> x(static_cast<std::size_t>(kWidth), filler);
+          x[static_cast<std::size_t>(pa)] = a;
+          x[static_cast<std::size_t>(pb)] = b;
+          CUDA_OK(in.upload(x.data()));
+          for (bool want_max : {false, true}) {
+            ASSERT_STATUS(Status::success,
+                          want_max ? rdc::argmax<T>(d_in, kWidth, d_out) : rdc::argmin<T>(d_in, kWidth, d_out));
+            R got;
+            CUDA_OK(cudaMemcpy(&got, d_out, sizeof(R), cudaMemcpyDeviceToHost));
+            const R ref = tr::reference_arg(x, want_max);
+            ASSERT_EQ(ref.index, got.index)
+                << (want_max ? "argmax" : "argmin") << " of a=" << std::hex << tr::bits_of(a) << " at " << pa
+                << ", b=" << tr::bits_of(b) << " at " << pb << ", filler " << tr::bits_of(filler);
+            ASSERT_EQ(tr::bits_of(ref.value), tr::bits_of(got.value))
+                << (want_max ? "argmax" : "argmin") << " of a=" << std::hex << tr::bits_of(a) << " at " << pa
+                << ", b=" << tr::bits_of(b) << " at " << pb << ", filler " << tr::bits_of(filler);
+            ++checked;
+          }
+        }
+  EXPECT_EQ(checked, 2 * 4 * 3 * static_cast<int>(specials.size() * specials.size()));
+  EXPECT_TRUE(in.guards_intact() && out.guards_intact());
+}
+
 // The same bits over 10 runs (sums: a fixed order; the others are exact anyway).
 TYPED_TEST(ReduceTypedGpu, DeterministicOverTenRuns) {
   GPUPRIMS_REQUIRE_GPU();

@@ -139,6 +139,43 @@ __device__ __forceinline__ typename Op::Acc combine_native_minmax(const Op& op, 
   return op.combine(acc, key);
 }
 
+// ArgMin or ArgMax of float or double: worth ranking a vector with the native min / max and keying
+// only its best element, as combine_paired_arg does for the 2-byte types.
+template <class Op, class T = typename Op::Input>
+inline constexpr bool kNativeArg = (std::is_same_v<T, float> ||
+                                    std::is_same_v<T, double>)&&(std::is_same_v<Op, ArgMin<T>> ||
+                                                                 std::is_same_v<Op, ArgMax<T>>);
+
+// The best of a float or double vector's elements by the native min / max, then the first element
+// equal to it (-0 == +0, as the arg operators rank them), one key. argmin: fmin passes over NaN, so
+// the best is NaN only when every element is; argmax: a vector holding a NaN (which ranks above +inf)
+// takes the key path, as does an all-NaN argmin vector.
+template <class Op>
+__device__ __forceinline__ typename Op::Acc combine_native_arg(const Op& op, typename Op::Acc acc, const uint4& raw,
+                                                               std::int64_t first) {
+  using T = typename Op::Input;
+  constexpr bool kMax = std::is_same_v<Op, ArgMax<T>>;
+  constexpr int kWidth = static_cast<int>(vector_width(sizeof(T)));
+  T x[kWidth];
+  std::memcpy(x, &raw, sizeof(x));
+  T v = x[0];
+  bool nan = x[0] != x[0];
+#pragma unroll
+  for (int j = 1; j < kWidth; ++j) {
+    if constexpr (kMax) {
+      v = v > x[j] ? v : x[j];
+      nan = nan || x[j] != x[j];
+    } else {
+      v = fmin(v, x[j]);
+    }
+  }
+  if (kMax ? nan : v != v) return combine_run<kWidth>(op, acc, x, first);
+  int j = kWidth - 1;
+#pragma unroll
+  for (int k = kWidth - 2; k >= 0; --k) j = x[k] == v ? k : j;
+  return op.combine(acc, op.at(op.key_of(v), first + j));
+}
+
 // op.combine over the elements of one 16-byte vector, in index order; `first` is the index of its
 // first element (combine_run: one combine for argmin / argmax).
 template <class Op>
@@ -150,6 +187,7 @@ __device__ __forceinline__ typename Op::Acc combine_vector(const Op& op, typenam
   if constexpr (kPairedArg<Op>) return combine_paired_arg(op, acc, raw, first);
   if constexpr (kNativeMinMax<Op>) return combine_native_minmax(op, acc, raw, first);
 #endif
+  if constexpr (kNativeArg<Op>) return combine_native_arg(op, acc, raw, first);
   T elems[kWidth];
   std::memcpy(elems, &raw, sizeof(elems));
   return combine_run<kWidth>(op, acc, elems, first);
