@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <cstring>
 #include <random>
+#include <sstream>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -284,87 +285,94 @@ class ReduceTypedFloatGpu : public ::testing::Test {};
 using FloatLikeTypes = ::testing::Types<float, double, __half, __nv_bfloat16>;
 TYPED_TEST_SUITE(ReduceTypedFloatGpu, FloatLikeTypes);
 
-TYPED_TEST(ReduceTypedFloatGpu, MinMaxOfSpecialValuesWithinOneVector) {
-  GPUPRIMS_REQUIRE_GPU();
-  using T = TypeParam;
+// Uploads each vector of that test to `in` (one whole vector of T) and calls check(x, where) on it:
+// every ordered pair of special values at three pairs of positions among four fillers. Stops at the
+// first failure; returns how many vectors it checked.
+template <class T, class Check>
+int for_each_special_vector(GuardedBytes& in, Check&& check) {
   constexpr int kWidth = static_cast<int>(gpuprims::device::vector_width(sizeof(T)));
   const std::vector<T> specials = tr::special_values<T>();
   const T fillers[] = {tr::from_double<T>(2.0), tr::from_double<T>(-2.0), tr::from_double<T>(0.0),
                        tr::canonical_nan<T>()};
   const std::pair<int, int> places[] = {{0, 1}, {0, kWidth - 1}, {kWidth - 1, kWidth / 2}};
+  int checked = 0;
+  for (const T filler : fillers)
+    for (const T a : specials)
+      for (const T b : specials)
+        for (const auto& [pa, pb] : places) {
+          std::vector<T> x(static_cast<std::size_t>(kWidth), filler);
+          x[static_cast<std::size_t>(pa)] = a;
+          x[static_cast<std::size_t>(pb)] = b;
+          const cudaError_t uploaded = in.upload(x.data());
+          if (uploaded != cudaSuccess) {
+            ADD_FAILURE() << "upload: " << cudaGetErrorString(uploaded);
+            return checked;
+          }
+          std::ostringstream where;
+          where << std::hex << "a=" << tr::bits_of(a) << " at " << pa << ", b=" << tr::bits_of(b) << " at " << pb
+                << ", filler " << tr::bits_of(filler);
+          check(x, where.str());
+          ++checked;
+          if (::testing::Test::HasFailure()) return checked;
+        }
+  return checked;
+}
+
+// Every (filler, a, b, places) combination of for_each_special_vector.
+template <class T>
+int special_vector_count() {
+  const auto n = static_cast<int>(tr::special_values<T>().size());
+  return 4 * 3 * n * n;
+}
+
+TYPED_TEST(ReduceTypedFloatGpu, MinMaxOfSpecialValuesWithinOneVector) {
+  GPUPRIMS_REQUIRE_GPU();
+  using T = TypeParam;
+  constexpr int kWidth = static_cast<int>(gpuprims::device::vector_width(sizeof(T)));
   GuardedBytes in(static_cast<std::size_t>(kWidth) * sizeof(T), 0);  // a 256-byte boundary: one whole vector
   GuardedBytes out(sizeof(T), 0);
   ASSERT_TRUE(in.ok() && out.ok());
   const T* d_in = reinterpret_cast<const T*>(in.data());
   T* d_out = reinterpret_cast<T*>(out.data());
-  int checked = 0;
-  for (const T filler : fillers)
-    for (const T a : specials)
-      for (const T b : specials)
-        for (const auto& [pa, pb] : places) {
-          std::vector<T> x(static_cast<std::size_t>(kWidth), filler);
-          x[static_cast<std::size_t>(pa)] = a;
-          x[static_cast<std::size_t>(pb)] = b;
-          CUDA_OK(in.upload(x.data()));
-          for (bool want_max : {false, true}) {
-            ASSERT_STATUS(Status::success,
-                          want_max ? rdc::max<T>(d_in, kWidth, d_out) : rdc::min<T>(d_in, kWidth, d_out));
-            T got;
-            CUDA_OK(cudaMemcpy(&got, d_out, sizeof(T), cudaMemcpyDeviceToHost));
-            const T ref = want_max ? tr::reference_max(x) : tr::reference_min(x);
-            ASSERT_EQ(tr::bits_of(ref), tr::bits_of(got))
-                << (want_max ? "max" : "min") << " of a=" << std::hex << tr::bits_of(a) << " at " << pa
-                << ", b=" << tr::bits_of(b) << " at " << pb << ", filler " << tr::bits_of(filler);
-            ++checked;
-          }
-        }
-  EXPECT_EQ(checked, 2 * 4 * 3 * static_cast<int>(specials.size() * specials.size()));
+  const int checked = for_each_special_vector<T>(in, [&](const std::vector<T>& x, const std::string& where) {
+    for (bool want_max : {false, true}) {
+      ASSERT_STATUS(Status::success, want_max ? rdc::max<T>(d_in, kWidth, d_out) : rdc::min<T>(d_in, kWidth, d_out));
+      T got;
+      CUDA_OK(cudaMemcpy(&got, d_out, sizeof(T), cudaMemcpyDeviceToHost));
+      const T ref = want_max ? tr::reference_max(x) : tr::reference_min(x);
+      ASSERT_EQ(tr::bits_of(ref), tr::bits_of(got)) << (want_max ? "max of " : "min of ") << where;
+    }
+  });
+  EXPECT_EQ(checked, special_vector_count<T>());
   EXPECT_TRUE(in.guards_intact() && out.guards_intact());
 }
 
-// argmin and argmax of one 16-byte vector, as the min / max test above: every ordered pair of special
-// values at three pairs of positions among the same fillers. The kernels rank a vector by the native
-// min / max (paired for half and bfloat16), find the first element equal to its best (-0 == +0) and
-// key only that one; a vector whose best is NaN (argmin: all NaN; argmax: any NaN) takes the key path.
+// argmin and argmax of one 16-byte vector, as the min / max test above. The kernels rank a vector by
+// the native min / max (paired for half and bfloat16), find the first element equal to its best
+// (-0 == +0) and key only that one; a vector whose best is NaN (argmin: all NaN; argmax: any NaN)
+// takes the key path.
 TYPED_TEST(ReduceTypedFloatGpu, ArgMinMaxOfSpecialValuesWithinOneVector) {
   GPUPRIMS_REQUIRE_GPU();
   using T = TypeParam;
   using R = ArgResult<T>;
   constexpr int kWidth = static_cast<int>(gpuprims::device::vector_width(sizeof(T)));
-  const std::vector<T> specials = tr::special_values<T>();
-  const T fillers[] = {tr::from_double<T>(2.0), tr::from_double<T>(-2.0), tr::from_double<T>(0.0),
-                       tr::canonical_nan<T>()};
-  const std::pair<int, int> places[] = {{0, 1}, {0, kWidth - 1}, {kWidth - 1, kWidth / 2}};
   GuardedBytes in(static_cast<std::size_t>(kWidth) * sizeof(T), 0);  // a 256-byte boundary: one whole vector
   GuardedBytes out(sizeof(R), 0);
   ASSERT_TRUE(in.ok() && out.ok());
   const T* d_in = reinterpret_cast<const T*>(in.data());
   R* d_out = reinterpret_cast<R*>(out.data());
-  int checked = 0;
-  for (const T filler : fillers)
-    for (const T a : specials)
-      for (const T b : specials)
-        for (const auto& [pa, pb] : places) {
-          std::vector<T> x(static_cast<std::size_t>(kWidth), filler);
-          x[static_cast<std::size_t>(pa)] = a;
-          x[static_cast<std::size_t>(pb)] = b;
-          CUDA_OK(in.upload(x.data()));
-          for (bool want_max : {false, true}) {
-            ASSERT_STATUS(Status::success,
-                          want_max ? rdc::argmax<T>(d_in, kWidth, d_out) : rdc::argmin<T>(d_in, kWidth, d_out));
-            R got;
-            CUDA_OK(cudaMemcpy(&got, d_out, sizeof(R), cudaMemcpyDeviceToHost));
-            const R ref = tr::reference_arg(x, want_max);
-            ASSERT_EQ(ref.index, got.index)
-                << (want_max ? "argmax" : "argmin") << " of a=" << std::hex << tr::bits_of(a) << " at " << pa
-                << ", b=" << tr::bits_of(b) << " at " << pb << ", filler " << tr::bits_of(filler);
-            ASSERT_EQ(tr::bits_of(ref.value), tr::bits_of(got.value))
-                << (want_max ? "argmax" : "argmin") << " of a=" << std::hex << tr::bits_of(a) << " at " << pa
-                << ", b=" << tr::bits_of(b) << " at " << pb << ", filler " << tr::bits_of(filler);
-            ++checked;
-          }
-        }
-  EXPECT_EQ(checked, 2 * 4 * 3 * static_cast<int>(specials.size() * specials.size()));
+  const int checked = for_each_special_vector<T>(in, [&](const std::vector<T>& x, const std::string& where) {
+    for (bool want_max : {false, true}) {
+      ASSERT_STATUS(Status::success,
+                    want_max ? rdc::argmax<T>(d_in, kWidth, d_out) : rdc::argmin<T>(d_in, kWidth, d_out));
+      R got;
+      CUDA_OK(cudaMemcpy(&got, d_out, sizeof(R), cudaMemcpyDeviceToHost));
+      const R ref = tr::reference_arg(x, want_max);
+      ASSERT_EQ(ref.index, got.index) << (want_max ? "argmax of " : "argmin of ") << where;
+      ASSERT_EQ(tr::bits_of(ref.value), tr::bits_of(got.value)) << (want_max ? "argmax of " : "argmin of ") << where;
+    }
+  });
+  EXPECT_EQ(checked, special_vector_count<T>());
   EXPECT_TRUE(in.guards_intact() && out.guards_intact());
 }
 

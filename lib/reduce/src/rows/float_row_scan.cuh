@@ -108,10 +108,7 @@ struct NativeVector<float> {
   __device__ __forceinline__ static int first_equal(const uint4& raw, float v) {
     float x[4];
     std::memcpy(x, &raw, sizeof x);
-    int j = 3;
-#pragma unroll
-    for (int k = 2; k >= 0; --k) j = x[k] == v ? k : j;
-    return j;
+    return ::gpuprims::device::reduce_detail::first_equal(x, v);
   }
 };
 

@@ -54,38 +54,33 @@ void launch_rows_lane_group_kernel(const Op& op, const typename Op::Input* in, s
       <<<static_cast<unsigned>(grid), RowTuning::kThreads, 0, stream>>>(op, in, rows, cols, ld, out);
 }
 
-// The lane-group kernel of plan p (RowPath::lane_group).
-template <class Op>
-Status launch_rows_lane_group(const Op& op, const typename Op::Input* in, std::int64_t rows, std::int64_t cols,
-                              std::int64_t ld, typename Op::Output* out, const RowPlan& p, cudaStream_t stream) {
-  constexpr bool kCanVector = group_vector_element(sizeof(typename Op::Input));
-  if (p.group_vectors && !kCanVector) return Status::invalid_argument;  // not a plan for this element type
-  if constexpr (kCanVector) {
-    if (p.group_vectors) {
-      switch (p.lanes) {
-        case 1: launch_rows_lane_group_kernel<1, true>(op, in, rows, cols, ld, out, p.grid, stream); break;
-        case 2: launch_rows_lane_group_kernel<2, true>(op, in, rows, cols, ld, out, p.grid, stream); break;
-        case 4: launch_rows_lane_group_kernel<4, true>(op, in, rows, cols, ld, out, p.grid, stream); break;
-        case 8: launch_rows_lane_group_kernel<8, true>(op, in, rows, cols, ld, out, p.grid, stream); break;
-        case 16: launch_rows_lane_group_kernel<16, true>(op, in, rows, cols, ld, out, p.grid, stream); break;
-        case 32: launch_rows_lane_group_kernel<32, true>(op, in, rows, cols, ld, out, p.grid, stream); break;
-        default: return Status::invalid_argument;  // not a group_lanes count
-      }
-      GPUPRIMS_LAUNCH_CHECK();
-      return Status::success;
-    }
-  }
+// The lane-group kernel of p.lanes lanes (kVectors: reading 16-byte vectors).
+template <bool kVectors, class Op>
+Status launch_rows_lane_group_of(const Op& op, const typename Op::Input* in, std::int64_t rows, std::int64_t cols,
+                                 std::int64_t ld, typename Op::Output* out, const RowPlan& p, cudaStream_t stream) {
   switch (p.lanes) {
-    case 1: launch_rows_lane_group_kernel<1, false>(op, in, rows, cols, ld, out, p.grid, stream); break;
-    case 2: launch_rows_lane_group_kernel<2, false>(op, in, rows, cols, ld, out, p.grid, stream); break;
-    case 4: launch_rows_lane_group_kernel<4, false>(op, in, rows, cols, ld, out, p.grid, stream); break;
-    case 8: launch_rows_lane_group_kernel<8, false>(op, in, rows, cols, ld, out, p.grid, stream); break;
-    case 16: launch_rows_lane_group_kernel<16, false>(op, in, rows, cols, ld, out, p.grid, stream); break;
-    case 32: launch_rows_lane_group_kernel<32, false>(op, in, rows, cols, ld, out, p.grid, stream); break;
+    case 1: launch_rows_lane_group_kernel<1, kVectors>(op, in, rows, cols, ld, out, p.grid, stream); break;
+    case 2: launch_rows_lane_group_kernel<2, kVectors>(op, in, rows, cols, ld, out, p.grid, stream); break;
+    case 4: launch_rows_lane_group_kernel<4, kVectors>(op, in, rows, cols, ld, out, p.grid, stream); break;
+    case 8: launch_rows_lane_group_kernel<8, kVectors>(op, in, rows, cols, ld, out, p.grid, stream); break;
+    case 16: launch_rows_lane_group_kernel<16, kVectors>(op, in, rows, cols, ld, out, p.grid, stream); break;
+    case 32: launch_rows_lane_group_kernel<32, kVectors>(op, in, rows, cols, ld, out, p.grid, stream); break;
     default: return Status::invalid_argument;  // not a group_lanes count
   }
   GPUPRIMS_LAUNCH_CHECK();
   return Status::success;
+}
+
+// The lane-group kernel of plan p (RowPath::lane_group).
+template <class Op>
+Status launch_rows_lane_group(const Op& op, const typename Op::Input* in, std::int64_t rows, std::int64_t cols,
+                              std::int64_t ld, typename Op::Output* out, const RowPlan& p, cudaStream_t stream) {
+  if (!p.group_vectors) return launch_rows_lane_group_of<false>(op, in, rows, cols, ld, out, p, stream);
+  if constexpr (group_vector_element(sizeof(typename Op::Input))) {
+    return launch_rows_lane_group_of<true>(op, in, rows, cols, ld, out, p, stream);
+  } else {
+    return Status::invalid_argument;  // not a plan for this element type
+  }
 }
 
 }  // namespace gpuprims::reduce::detail

@@ -50,6 +50,15 @@ __device__ __forceinline__ auto paired_best(const T2 (&w)[4]) {
   return kMax ? __hmax_nan(m.x, m.y) : __hmin(m.x, m.y);
 }
 
+// The position of the first of kWidth elements equal to v (-0 == +0); v must be one of them.
+template <int kWidth, class T>
+__device__ __forceinline__ int first_equal(const T (&x)[kWidth], T v) {
+  int j = kWidth - 1;
+#pragma unroll
+  for (int k = kWidth - 2; k >= 0; --k) j = x[k] == v ? k : j;
+  return j;
+}
+
 // The position (0-7, element order) of the first of four half2 or bfloat162 words' eight elements equal
 // to v (-0 == +0); v must be one of them.
 template <class T2, class T>
@@ -170,9 +179,7 @@ __device__ __forceinline__ typename Op::Acc combine_native_arg(const Op& op, typ
     }
   }
   if (kMax ? nan : v != v) return combine_run<kWidth>(op, acc, x, first);
-  int j = kWidth - 1;
-#pragma unroll
-  for (int k = kWidth - 2; k >= 0; --k) j = x[k] == v ? k : j;
+  const int j = first_equal(x, v);
   return op.combine(acc, op.at(op.key_of(v), first + j));
 }
 
