@@ -349,6 +349,48 @@ TEST(DeviceReducePlanCpu, SplitAndGrid) {
   EXPECT_EQ(0, dev::reduce_grid(0, 4, 132));
 }
 
+// A policy's optional members: pass 1's __launch_bounds__ minimum of resident blocks (none where the
+// policy has no kMinBlocksPerSm; a user policy need not derive from DeviceReducePolicy) and the
+// accumulators its loads go into (kUnroll where it has no kAccumulators). The typed policies ask for a
+// minimum only within their grid cap (above it ptxas would budget registers for blocks that never
+// run), and group loads into fewer accumulators only where the accumulator is exact: a floating-point
+// sum keeps one accumulator per load, the grouping its error bound (docs/ERROR-BOUNDS.md) and its
+// bits were measured with.
+struct PolicyWithOptions : dev::DeviceReducePolicy {
+  static constexpr int kAccumulators = 2;
+  static constexpr int kMinBlocksPerSm = 3;
+};
+struct PolicyWithoutBase {
+  static constexpr int kThreads = 128;
+  static constexpr int kUnroll = 2;
+  static constexpr std::int64_t kMaxBlocks = 64;
+  static constexpr std::size_t kPartialsAlign = 16;
+};
+template <class Op>
+void expect_typed_options_valid() {
+  using P = rdc::detail::TypedPolicy<Op>;
+  constexpr int kAccs = dev::reduce_accumulators<P>;
+  EXPECT_GE(dev::reduce_min_blocks_per_sm<P>, 0);
+  EXPECT_LE(dev::reduce_min_blocks_per_sm<P>, P::kMaxBlocksPerSm);
+  EXPECT_TRUE(kAccs >= 1 && P::kUnroll % kAccs == 0 && (kAccs & (kAccs - 1)) == 0);
+  if (std::is_floating_point_v<typename Op::Acc>) EXPECT_EQ(P::kUnroll, kAccs);
+}
+TEST(DeviceReducePlanCpu, PolicyOptionsDefaultAndStayValid) {
+  EXPECT_EQ(0, dev::reduce_min_blocks_per_sm<dev::DeviceReducePolicy>);
+  EXPECT_EQ(0, dev::reduce_min_blocks_per_sm<PolicyWithoutBase>);
+  EXPECT_EQ(3, dev::reduce_min_blocks_per_sm<PolicyWithOptions>);
+  EXPECT_EQ(dev::DeviceReducePolicy::kUnroll, dev::reduce_accumulators<dev::DeviceReducePolicy>);
+  EXPECT_EQ(2, dev::reduce_accumulators<PolicyWithoutBase>);
+  EXPECT_EQ(2, dev::reduce_accumulators<PolicyWithOptions>);
+  expect_typed_options_valid<dev::Sum<double>>();
+  expect_typed_options_valid<dev::Sum<__half>>();
+  expect_typed_options_valid<dev::Sum<std::uint32_t>>();
+  expect_typed_options_valid<dev::Min<std::int64_t>>();
+  expect_typed_options_valid<dev::Max<float>>();
+  expect_typed_options_valid<dev::ArgMax<double>>();
+  expect_typed_options_valid<dev::ArgMin<__nv_bfloat16>>();
+}
+
 // The warp chunks every grid-wide reduction loads by (for_each_warp_chunk, run here on the host for
 // every thread of a grid): each vector goes to exactly one thread, each load instruction of a chunk
 // reads 32 consecutive vectors, and no thread takes more than warp_chunk_vectors_bound, which the

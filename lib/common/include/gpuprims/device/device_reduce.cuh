@@ -204,20 +204,24 @@ __device__ __forceinline__ typename Op::Acc combine_vector(const Op& op, typenam
 
 //! Thread level: what global thread gtid of nthreads combines of in[0, n): its warp chunks of the
 //! 16-byte vectors (for_each_warp_chunk: kUnroll loads in flight, vector u of a chunk into accumulator
-//! u, the accumulators then combined by a fixed tree; a vector after the whole chunks into accumulator
-//! 0), then element j of the head and of the tail when gtid == j.
-template <int kUnroll, class Op>
+//! u % kAccumulators, the accumulators then combined by a fixed tree; a vector after the whole chunks
+//! into accumulator 0), then element j of the head and of the tail when gtid == j. Fewer accumulators
+//! than loads take fewer registers; an operator whose result depends on how elements are grouped
+//! (a floating-point sum) gets different, still reproducible, bits.
+template <int kUnroll, int kAccumulators = kUnroll, class Op>
 __device__ __forceinline__ typename Op::Acc thread_reduce(const typename Op::Input* __restrict__ in, std::int64_t n,
                                                           std::int64_t gtid, std::int64_t nthreads, const Op& op) {
   static_assert(kUnroll >= 1 && (kUnroll & (kUnroll - 1)) == 0, "power-of-two unroll");
+  static_assert(kAccumulators >= 1 && kUnroll % kAccumulators == 0 && (kAccumulators & (kAccumulators - 1)) == 0,
+                "power-of-two accumulators dividing the unroll");
   using T = typename Op::Input;
   using Acc = typename Op::Acc;
   constexpr std::int64_t kWidth = vector_width(sizeof(T));
   const ReduceSplit split = reduce_split(reinterpret_cast<std::uintptr_t>(in), n, sizeof(T));
 
-  Acc acc[kUnroll];
+  Acc acc[kAccumulators];
 #pragma unroll
-  for (int u = 0; u < kUnroll; ++u) acc[u] = op.identity();
+  for (int u = 0; u < kAccumulators; ++u) acc[u] = op.identity();
 
   if constexpr (kWidth > 1) {
     const uint4* __restrict__ body = reinterpret_cast<const uint4*>(in + split.head);
@@ -229,14 +233,15 @@ __device__ __forceinline__ typename Op::Acc thread_reduce(const typename Op::Inp
       for (int u = 0; u < kUnroll; ++u) v[u] = __ldg(body + first + u * kWarpChunkLanes);
 #pragma unroll
       for (int u = 0; u < kUnroll; ++u)
-        acc[u] = reduce_detail::combine_vector(op, acc[u], v[u], split.head + (first + u * kWarpChunkLanes) * kWidth);
+        acc[u % kAccumulators] = reduce_detail::combine_vector(op, acc[u % kAccumulators], v[u],
+                                                               split.head + (first + u * kWarpChunkLanes) * kWidth);
         },
         [&](std::int64_t i) {
       acc[0] = reduce_detail::combine_vector(op, acc[0], __ldg(body + i), split.head + i * kWidth);
     });
   }
 #pragma unroll
-  for (int width = kUnroll / 2; width > 0; width /= 2) {
+  for (int width = kAccumulators / 2; width > 0; width /= 2) {
 #pragma unroll
     for (int u = 0; u < width; ++u) acc[u] = op.combine(acc[u], acc[u + width]);
   }
@@ -253,14 +258,14 @@ __device__ __forceinline__ typename Op::Acc thread_reduce(const typename Op::Inp
 
 //! Pass 1 of a grid: partials[blockIdx.x] = the block's combine of its share of in[0, n).
 template <class Op, class Policy>
-__global__ void __launch_bounds__(Policy::kThreads)
+__global__ void __launch_bounds__(Policy::kThreads, reduce_min_blocks_per_sm<Policy>)
     reduce_partials_kernel(const typename Op::Input* __restrict__ in, std::int64_t n,
                            typename Op::Acc* __restrict__ partials, Op op) {
   constexpr int kThreads = Policy::kThreads;
   const int tid = static_cast<int>(threadIdx.x);
   const std::int64_t nthreads = static_cast<std::int64_t>(gridDim.x) * kThreads;
   const std::int64_t gtid = static_cast<std::int64_t>(blockIdx.x) * kThreads + tid;
-  const typename Op::Acc v = thread_reduce<Policy::kUnroll>(in, n, gtid, nthreads, op);
+  const typename Op::Acc v = thread_reduce<Policy::kUnroll, reduce_accumulators<Policy>>(in, n, gtid, nthreads, op);
   allow_dependent_launch();  // pass 2 may be scheduled now; it waits for this grid to complete
   const typename Op::Acc s = block_reduce<kThreads>(v, CombineWith<Op>{op}, tid);
   if (tid == 0) partials[blockIdx.x] = s;
@@ -273,7 +278,7 @@ __global__ void __launch_bounds__(Policy::kThreads)
                                typename Op::Output* __restrict__ out, Op op) {
   constexpr int kThreads = Policy::kThreads;
   const int tid = static_cast<int>(threadIdx.x);
-  const typename Op::Acc v = thread_reduce<Policy::kUnroll>(in, n, tid, kThreads, op);
+  const typename Op::Acc v = thread_reduce<Policy::kUnroll, reduce_accumulators<Policy>>(in, n, tid, kThreads, op);
   const typename Op::Acc s = block_reduce<kThreads>(v, CombineWith<Op>{op}, tid);
   if (tid == 0) *out = op.finish(s);
 }

@@ -6,6 +6,7 @@
 //! chunks), the pass-1 grid, and the workspace.
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #if defined(__CUDACC__)
 #define GPUPRIMS_PLAN_HD __host__ __device__ __forceinline__
@@ -15,13 +16,30 @@
 
 namespace gpuprims::device {
 
-//! The default tuning of the device-wide reduction. A policy is any type with these four members.
+//! The default tuning of the device-wide reduction. A policy is any type with these four members. It
+//! may add `static constexpr int kAccumulators` (a power of two dividing kUnroll; absent: kUnroll),
+//! the accumulators a thread's kUnroll loads go into, and `static constexpr int kMinBlocksPerSm`,
+//! pass 1's __launch_bounds__ minimum of resident blocks (0 or absent: none), which decides the
+//! register budget ptxas compiles for (reduce_accumulators and reduce_min_blocks_per_sm read them).
 struct DeviceReducePolicy {
   static constexpr int kThreads = 256;               //!< threads per block, both passes (power of two)
   static constexpr int kUnroll = 4;                  //!< 16-byte loads in flight per thread (power of two)
   static constexpr std::int64_t kMaxBlocks = 2048;   //!< cap on pass-1 blocks (and partials)
   static constexpr std::size_t kPartialsAlign = 16;  //!< partials start at this boundary of the workspace
 };
+
+//! Policy::kAccumulators where the policy has one, else Policy::kUnroll.
+template <class Policy, class = void>
+inline constexpr int reduce_accumulators = Policy::kUnroll;
+template <class Policy>
+inline constexpr int reduce_accumulators<Policy, std::void_t<decltype(Policy::kAccumulators)>> = Policy::kAccumulators;
+
+//! Policy::kMinBlocksPerSm where the policy has one, else 0 (no minimum).
+template <class Policy, class = void>
+inline constexpr int reduce_min_blocks_per_sm = 0;
+template <class Policy>
+inline constexpr int reduce_min_blocks_per_sm<Policy, std::void_t<decltype(Policy::kMinBlocksPerSm)>> =
+    Policy::kMinBlocksPerSm;
 
 //! Elements of `elem_size` bytes per 16-byte vector load: 16 / elem_size when that divides 16, else 1
 //! (no vector loads: every element is a scalar of the head).
