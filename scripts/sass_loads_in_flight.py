@@ -3,7 +3,7 @@
 issue eight 16-byte loads before it uses any, but ptxas schedules the machine code: to fit a register
 budget it may put the first use of the first load before the later loads, so a thread waits out one
 load's latency with only a few others issued. This finds each matching kernel's loop with the most
-16- and 8-byte global loads (LDG.E.128 / LDG.E.64) and walks it once in order: a load is in flight from
+16- and 8-byte global loads (LDG.E.128 / LDG.E.64, with any cache hint) and walks it once in order: a load is in flight from
 its issue until the first instruction that reads one of its registers. It prints the loop's loads and
 the most in flight at once, with the kernel's register count when a ptxas -v log is given.
 
@@ -22,7 +22,7 @@ import subprocess
 
 INSTRUCTION = re.compile(r"\s+/\*([0-9a-f]{4,})\*/\s+(.*?)\s*;")
 BACKWARD = re.compile(r"BRA (?:`\(\.L_x_\d+\)|0x([0-9a-f]+))")
-LOAD = re.compile(r"LDG\.E\.(128|64)\S* (R\d+),")
+LOAD = re.compile(r"LDG\.E(?:\.[A-Z]+)*\.(128|64)(?:\.[A-Z]+)* (R\d+),")  # LDG.E.128, LDG.E.EF.128, ...
 REGISTER = re.compile(r"(?<![A-Z])R(\d+)")  # R12, not UR12
 
 
