@@ -13,16 +13,16 @@
 // 3-6 of the 8 were in flight (scripts/sass_loads_in_flight.py): 48-96 KB an SM, not 128. A minimum
 // of 2 blocks (up to 128 registers) let it issue all 8 first, at 64-94 registers; on an H200 at 2^28
 // (run DC) the 32-bit integer sums, min and max then took 0.7-3.1% less time, the 32-bit integer arg
-// and the 64-bit operators 0.5-0.8% less, but the arg operators' eight (key, index) accumulators kept
-// them at 2-3 blocks an SM. So where the accumulator is exact (every operator but the floating-point
-// sums) the 8 loads go into 2 accumulators (the same bits whatever the grouping) and the minimum is
-// the grid cap of 4: every such kernel then takes at most 64 registers and issues all 8 loads before
-// the first use, except ArgMax<int64_t>: with 1, 2 or 4 accumulators and any minimum that leaves it
-// 64 registers, ptxas issues at most 5 first, and so (2 and 4) it ran 0.7% slower than before (run
-// DD). It and the double sum keep 8 accumulators (the double sum its grouping and error bound as they
-// were) and the minimum of 2: all 8 loads first at 94 and 72 registers (2 and 3 blocks). Two-byte
-// elements issue all 4 loads either way, and a minimum would cost them blocks (44-58 registers
-// against 32-48), so they keep none.
+// and the 64-bit operators 0.5-0.8% less, but not double argmin / argmax: eight (key, index)
+// accumulators kept the arg kernels at 2-3 blocks an SM. So where the accumulator is exact (every
+// operator but the floating-point sums) the 8 loads go into 2 accumulators (the same bits whatever the
+// grouping) and the minimum is the grid cap of 4: every such kernel then takes at most 64 registers
+// and issues all 8 loads before the first use, except ArgMax<int64_t>: with 1, 2 or 4 accumulators
+// and any minimum that leaves it 64 registers, ptxas issues at most 5 first, and with 2 it ran 0.7%
+// slower than before (run DD). It and the double sum keep 8 accumulators (the double sum its grouping
+// and error bound as they were) and the minimum of 2: all 8 loads first at 94 and 72 registers (2
+// and 3 blocks). Two-byte elements issue all 4 loads either way, and a minimum would cost them blocks
+// (44-58 registers against 32-48), so they keep none.
 // Plain C++17: the tests read the same unroll for their error bound.
 #include <gpuprims/device/device_reduce_plan.hpp>
 #include <gpuprims/device/reduce_ops.hpp>
