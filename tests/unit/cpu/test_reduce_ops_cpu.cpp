@@ -373,7 +373,9 @@ void expect_typed_options_valid() {
   EXPECT_GE(dev::reduce_min_blocks_per_sm<P>, 0);
   EXPECT_LE(dev::reduce_min_blocks_per_sm<P>, P::kMaxBlocksPerSm);
   EXPECT_TRUE(kAccs >= 1 && P::kUnroll % kAccs == 0 && (kAccs & (kAccs - 1)) == 0);
-  if (std::is_floating_point_v<typename Op::Acc>) EXPECT_EQ(P::kUnroll, kAccs);
+  if constexpr (std::is_floating_point_v<typename Op::Acc>) {
+    EXPECT_EQ(P::kUnroll, kAccs);
+  }
 }
 TEST(DeviceReducePlanCpu, PolicyOptionsDefaultAndStayValid) {
   EXPECT_EQ(0, dev::reduce_min_blocks_per_sm<dev::DeviceReducePolicy>);
