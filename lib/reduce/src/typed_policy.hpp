@@ -46,7 +46,9 @@ struct TypedPolicy : ::gpuprims::device::DeviceReducePolicy {
   static constexpr bool kTwoAccumulators =
       kWide && kExact && !std::is_same_v<Op, ::gpuprims::device::ArgMax<std::int64_t>>;
   static constexpr int kAccumulators = kTwoAccumulators ? 2 : kUnroll;
-  static constexpr int kMinBlocksPerSm = !kWide ? 0 : kTwoAccumulators ? 4 : 2;  // __launch_bounds__ minimum
+  static constexpr int kMinBlocksPerSm = !kWide             ? 0
+                                         : kTwoAccumulators ? kMaxBlocksPerSm
+                                                            : 2;  // __launch_bounds__ minimum (above)
   static_assert(kThreads >= 32 * kUnroll, "warp_chunk_vectors_bound's precondition");
 };
 
