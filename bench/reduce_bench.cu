@@ -91,7 +91,8 @@ int main(int argc, char** argv) {
   report.set("copy_gbs", copy_gbs);
   report.set("threads_per_block", std::int64_t{rd::ReduceTuning::kThreads});
   report.set("max_partials", std::int64_t{rd::ReduceTuning::kMaxPartials});
-  report.set("unroll_float4", std::int64_t{rd::ReduceTuning::kUnroll});
+  report.set("unroll_float4", std::int64_t{rd::vector_unroll(gpuprims::reduce::Algorithm::shuffle)});
+  report.set("unroll_float4_rungs_4_5", std::int64_t{rd::ReduceTuning::kUnroll});
   report.set("latency_n", std::int64_t{1} << 16);
   report.set("single_pass_max_n", rd::SinglePassTuning::kMaxItems);
   bench::progress("device-to-device copy (GB/s read+write)", 0.0, std::to_string(copy_gbs));

@@ -25,17 +25,26 @@ struct ReduceTuning {
   // reduces them. The real grid is min(needed, sm_count * resident blocks per SM, kMaxPartials).
   static constexpr std::int64_t kMaxPartials = 2048;
   // Rungs 4-7: floats per vector load (16 bytes) and vector loads in flight per thread per iteration,
-  // each into its own accumulator.
+  // each into its own accumulator: kUnroll in rungs 4 and 5 (32 registers, 8 blocks of 256 an SM),
+  // kShuffleUnroll in rung 6 and in rung 7 above its single-launch size (the default, and the typed
+  // float sum). Rung 6 asks for kShuffleMinBlocksPerSm resident blocks in its __launch_bounds__:
+  // without a minimum ptxas schedules it for 8 blocks an SM and puts the first add before the fifth
+  // load, so only 4 of the 8 are in flight (scripts/sass_loads_in_flight.py); with it, 59 registers and
+  // all 8. On an H200 (results/nvidia-h200/README.md, run DI) that took float sums of 2^28 from
+  // 0.997-0.999x CUB to 1.001-1.003x; rungs 4 and 5 with 8 loads (4 in flight) were 1.3-1.4% slower
+  // there and 11-13% at 2^16, so they keep 4.
   static constexpr int kVecWidth = 4;
   static constexpr int kUnroll = 4;
-  // Rungs 4-7 size pass 1 so that every thread has at least one full unrolled iteration of loads.
-  static constexpr std::int64_t kItemsPerThreadIteration = std::int64_t{kVecWidth} * kUnroll;
+  static constexpr int kShuffleUnroll = 8;
+  static constexpr int kShuffleMinBlocksPerSm = 4;
 };
 static_assert((ReduceTuning::kThreads & (ReduceTuning::kThreads - 1)) == 0, "power-of-two block");
 static_assert((1 << ReduceTuning::kLog2Threads) == ReduceTuning::kThreads, "log2 matches");
 static_assert(ReduceTuning::kThreads >= 64, "the unrolled last warp needs two warps of data");
 static_assert(ReduceTuning::kMaxPartials >= 1, "at least one partial");
-static_assert(ReduceTuning::kThreads >= 32 * ReduceTuning::kUnroll, "warp_chunk_vectors_bound's precondition");
+static_assert(ReduceTuning::kThreads >= 32 * ReduceTuning::kUnroll &&
+                  ReduceTuning::kThreads >= 32 * ReduceTuning::kShuffleUnroll,
+              "warp_chunk_vectors_bound's precondition");
 
 // Rung 7, single_pass: for n <= kMaxItems one launch. Where cooperative launches run, a grid of
 // kGridBlocks blocks of kGridThreads (spread over that many SMs: a small sum is bound by memory
@@ -63,8 +72,8 @@ static_assert(SinglePassTuning::kGridBlocks * SinglePassTuning::kGridThreads >= 
 // How a rung takes its items from global memory.
 enum class LoadShape {
   tile_per_thread,  // rungs 1-3: one item per thread per tile of kThreads items; a block loops over tiles
-  grid_stride_vec,  // rungs 4-7: float4 loads in warp chunks (device_reduce_plan.hpp), kUnroll in flight; scalar head
-                    // and tail
+  grid_stride_vec,  // rungs 4-7: float4 loads in warp chunks (device_reduce_plan.hpp), vector_unroll in flight; scalar
+                    // head and tail
 };
 
 // ceil(a / b) for a >= 0, b > 0 without the overflow of (a + b - 1) / b near INT64_MAX.
@@ -85,12 +94,18 @@ GPUPRIMS_HD constexpr LoadShape load_shape(Algorithm algo) {
                                                                                : LoadShape::grid_stride_vec;
 }
 
+// 16-byte loads in flight per thread per iteration of rungs 4-7 above a single launch (ReduceTuning).
+GPUPRIMS_HD constexpr int vector_unroll(Algorithm algo) {
+  return static_cast<int>(algo) >= static_cast<int>(Algorithm::shuffle) ? ReduceTuning::kShuffleUnroll
+                                                                        : ReduceTuning::kUnroll;
+}
+
 // Items one block of pass 1 should get at least: a tile (rungs 1-3) or one unrolled iteration of every
 // thread (rungs 4-7).
 GPUPRIMS_HD constexpr std::int64_t items_per_block_min(Algorithm algo) {
   return load_shape(algo) == LoadShape::tile_per_thread
              ? std::int64_t{ReduceTuning::kThreads}
-             : std::int64_t{ReduceTuning::kThreads} * ReduceTuning::kItemsPerThreadIteration;
+             : std::int64_t{ReduceTuning::kThreads} * ReduceTuning::kVecWidth * vector_unroll(algo);
 }
 
 // Blocks pass 1 would use with an unlimited GPU: ceil(n / items_per_block_min), capped at kMaxPartials.
@@ -125,16 +140,16 @@ GPUPRIMS_HD constexpr std::size_t workspace_bytes_for(std::int64_t n, Algorithm 
 }
 
 // The longest chain of sequential additions (items accumulated one after another) that one thread of
-// one block performs when `blocks` blocks of kThreads threads reduce n items with the given shape.
-// Rungs 1-3: thread 0 adds the result of every tile its block owns, in order. Rungs 4-7: every item a
-// thread loads (its warp chunks: warp_chunk_vectors_bound float4s), counted as if added one by one
-// (its accumulators make the real chain shorter), plus one head and one tail scalar.
-GPUPRIMS_HD constexpr std::int64_t chain_items(std::int64_t n, std::int64_t blocks, LoadShape shape) {
+// one block performs when `blocks` blocks of kThreads threads of rung `algo` reduce n items (as two
+// passes, not a single launch). Rungs 1-3: thread 0 adds the result of every tile its block owns, in order. Rungs 4-7:
+// every item a thread loads (its warp chunks: warp_chunk_vectors_bound float4s), counted as if added one by one (its
+// accumulators make the real chain shorter), plus one head and one tail scalar.
+GPUPRIMS_HD constexpr std::int64_t chain_items(std::int64_t n, std::int64_t blocks, Algorithm algo) {
   if (n <= 0 || blocks <= 0) return 0;
   constexpr std::int64_t T = ReduceTuning::kThreads;
-  if (shape == LoadShape::tile_per_thread) return ceil_div_i64(ceil_div_i64(n, T), blocks);
+  if (load_shape(algo) == LoadShape::tile_per_thread) return ceil_div_i64(ceil_div_i64(n, T), blocks);
   constexpr std::int64_t V = ReduceTuning::kVecWidth;
-  return V * ::gpuprims::device::warp_chunk_vectors_bound(ceil_div_i64(n, V), blocks * T, ReduceTuning::kUnroll) + 2;
+  return V * ::gpuprims::device::warp_chunk_vectors_bound(ceil_div_i64(n, V), blocks * T, vector_unroll(algo)) + 2;
 }
 
 // The chain of a single launch, an upper bound for both of its kernels: one block of 1024 threads
@@ -185,9 +200,8 @@ GPUPRIMS_HD constexpr ReducePlan make_plan(std::int64_t n, Algorithm algo, std::
   p.blocks = ::gpuprims::detail::min_of(max_pass1_blocks(n, algo), resident);
   if (p.blocks < 1) p.blocks = 1;
   p.passes = p.blocks > 1 ? 2 : 1;
-  const LoadShape shape = load_shape(algo);
-  p.items_per_thread = chain_items(n, p.blocks, shape);
-  p.pass2_items_per_thread = p.passes == 2 ? chain_items(p.blocks, 1, shape) : 0;
+  p.items_per_thread = chain_items(n, p.blocks, algo);
+  p.pass2_items_per_thread = p.passes == 2 ? chain_items(p.blocks, 1, algo) : 0;
   p.workspace_bytes = p.passes == 2 ? partials_bytes(p.blocks) : 0;
   return p;
 }
@@ -198,11 +212,10 @@ GPUPRIMS_HD constexpr ReducePlan make_plan(std::int64_t n, Algorithm algo, std::
 GPUPRIMS_HD constexpr std::int64_t bound_items_upper(std::int64_t n, Algorithm algo, std::int64_t sm_count) {
   if (n <= 0) return 0;
   if (single_launch(n, algo)) return single_launch_chain(n);
-  const LoadShape shape = load_shape(algo);
   const std::int64_t most = max_pass1_blocks(n, algo);
   std::int64_t fewest = ::gpuprims::detail::min_of(most, sm_count < 1 ? std::int64_t{1} : sm_count);
   if (fewest < 1) fewest = 1;
-  return chain_items(n, fewest, shape) + (most > 1 ? chain_items(most, 1, shape) : 0);
+  return chain_items(n, fewest, algo) + (most > 1 ? chain_items(most, 1, algo) : 0);
 }
 
 // Split of n floats starting at byte address `addr` (4-byte aligned) into a scalar head up to the first

@@ -28,7 +28,6 @@ using gpuprims::reduce::kAllAlgorithms;
 namespace rd = gpuprims::reduce::detail;
 using Tuning = rd::ReduceTuning;
 constexpr std::int64_t T = Tuning::kThreads;
-constexpr int U = Tuning::kUnroll;
 
 // The single_pass rung's single launch (n <= SinglePassTuning::kMaxItems) has two kernels, chosen by
 // the device: one block of 1024 threads with 8 loads in flight (modelled by default), or a cooperative
@@ -37,10 +36,9 @@ using SP = rd::SinglePassTuning;
 
 // The items global thread gtid of nthreads adds in thread_sum<unroll>(), in its order: body float4 k
 // into accumulator u is visit(u, head + 4k); head and tail scalars are visit(-1, index) and
-// visit(-2, index).
+// visit(-2, index). unroll: 4 or 8 (rd::vector_unroll of rungs 4-7, the single launch's unrolls).
 template <class Visit>
-void visit_thread_items(const rd::VecSplit& s, std::int64_t gtid, std::int64_t nthreads, Visit&& visit,
-                        int unroll = U) {
+void visit_thread_items(const rd::VecSplit& s, std::int64_t gtid, std::int64_t nthreads, Visit&& visit, int unroll) {
   // The kernels' own assignment (for_each_warp_chunk runs on the host too): vector u of a warp chunk
   // into accumulator u, a vector after the whole chunks into accumulator 0.
   const auto walk = [&](auto unroll_constant) {
@@ -52,15 +50,16 @@ void visit_thread_items(const rd::VecSplit& s, std::int64_t gtid, std::int64_t n
         },
         [&](std::int64_t i) { visit(0, s.head + 4 * i); });
   };
-  if (unroll == SP::kOneBlockUnroll) walk(std::integral_constant<int, SP::kOneBlockUnroll>{});
-  else walk(std::integral_constant<int, U>{});
+  static_assert(SP::kOneBlockUnroll == 8 && SP::kGridUnroll == 4 && Tuning::kUnroll == 4 && Tuning::kShuffleUnroll == 8,
+                "the two unrolls walked below");
+  if (unroll == 8) walk(std::integral_constant<int, 8>{});
+  else walk(std::integral_constant<int, 4>{});
   if (gtid < s.head) visit(-1, gtid);
   if (gtid < s.tail) visit(-2, s.tail_begin + gtid);
 }
 
-float model_thread_sum(const float* x, const rd::VecSplit& s, std::int64_t gtid, std::int64_t nthreads,
-                       int unroll = U) {
-  float acc[SP::kOneBlockUnroll] = {};
+float model_thread_sum(const float* x, const rd::VecSplit& s, std::int64_t gtid, std::int64_t nthreads, int unroll) {
+  float acc[8] = {};
   float head = 0.0f, tail = 0.0f;
   bool has_head = false, has_tail = false;
   visit_thread_items(
@@ -133,7 +132,7 @@ std::vector<float> model_pass(const float* x, std::uintptr_t addr, std::int64_t 
   }
   const rd::VecSplit s = rd::vec_split(addr, n);
   for (std::int64_t b = 0; b < blocks; ++b) {
-    for (std::int64_t t = 0; t < T; ++t) v[t] = model_thread_sum(x, s, b * T + t, blocks * T);
+    for (std::int64_t t = 0; t < T; ++t) v[t] = model_thread_sum(x, s, b * T + t, blocks * T, rd::vector_unroll(a));
     out[b] = model_tree(v, a);
   }
   return out;
@@ -227,7 +226,7 @@ TEST(ReducePlanProp, PlanInvariants) {
     if (rd::load_shape(a) == rd::LoadShape::tile_per_thread) RC_ASSERT((p.items_per_thread - 1) * p.blocks * T < n);
     else {
       // The chain counts up to `unroll` float4s beyond ceil(float4s / threads) (warp chunks).
-      const std::int64_t unroll = rd::single_launch(n, a) ? SP::kOneBlockUnroll : U;
+      const std::int64_t unroll = rd::single_launch(n, a) ? SP::kOneBlockUnroll : rd::vector_unroll(a);
       RC_ASSERT((p.items_per_thread - 2 - 4 - 4 * unroll - grid_adds) * p.blocks * p.threads < n);
     }
     RC_ASSERT(p.bound_items() <= rd::bound_items_upper(n, a, 1 + resident / 32));
@@ -280,7 +279,7 @@ TEST(ReducePlanProp, EveryItemIsAddedOnceAndChainsFitThePlan) {
     } else {
       const rd::VecSplit s = rd::vec_split(aligned_addr(off), n);
       const std::int64_t threads = p.blocks * p.threads;
-      const int unroll = rd::single_launch(n, a) ? SP::kOneBlockUnroll : U;
+      const int unroll = rd::single_launch(n, a) ? SP::kOneBlockUnroll : rd::vector_unroll(a);
       for (std::int64_t g = 0; g < threads; ++g) {
         std::int64_t items = 0;
         visit_thread_items(

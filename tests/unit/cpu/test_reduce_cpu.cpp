@@ -239,15 +239,19 @@ TEST(ReducePlanCpu, LargeInputsFillTheGpuOnce) {
     EXPECT_EQ(static_cast<std::size_t>(p.blocks) * sizeof(float) + 12, p.workspace_bytes);
     EXPECT_LE(p.workspace_bytes, gpuprims::reduce::workspace_bytes(n, a));
   }
-  // Rungs 4-6: 2^28 floats = 2^26 float4 over 660 * 256 threads: ceil = 398 float4, and warp chunks of
-  // 4 may give a thread up to 4 more: 402 float4 = 1608 floats, + head and tail.
-  EXPECT_EQ(4 * (398 + 4) + 2, rd::make_plan(n, Algorithm::shuffle, 660).items_per_thread);
+  // Rungs 4-7: 2^28 floats = 2^26 float4 over 660 * 256 threads: ceil = 398 float4, and warp chunks
+  // may give a thread up to one chunk's share more (4 float4 in rungs 4-5, 8 in rungs 6-7): 402 or 406
+  // float4, + head and tail.
+  EXPECT_EQ(4 * (398 + 4) + 2, rd::make_plan(n, Algorithm::add_during_load, 660).items_per_thread);
+  EXPECT_EQ(4 * (398 + 8) + 2, rd::make_plan(n, Algorithm::shuffle, 660).items_per_thread);
+  EXPECT_EQ(4 * (398 + 8) + 2, rd::make_plan(n, Algorithm::single_pass, 660).items_per_thread);
   // Rungs 1-3: 2^20 tiles over 660 blocks: thread 0 adds 1589 tile sums.
   EXPECT_EQ(1589, rd::make_plan(n, Algorithm::baseline, 660).items_per_thread);
-  // Pass 2: 660 partials in one block: 3 tiles, or 4 * (ceil(165 / 256) + 4) + 2 = 22 items (counted as
+  // Pass 2: 660 partials in one block: 3 tiles, or 4 * (ceil(165 / 256) + unroll) + 2 items (counted as
   // pass 1 counts them).
   EXPECT_EQ(3, rd::make_plan(n, Algorithm::baseline, 660).pass2_items_per_thread);
-  EXPECT_EQ(22, rd::make_plan(n, Algorithm::shuffle, 660).pass2_items_per_thread);
+  EXPECT_EQ(4 * (1 + 4) + 2, rd::make_plan(n, Algorithm::unroll_last_warp, 660).pass2_items_per_thread);
+  EXPECT_EQ(4 * (1 + 8) + 2, rd::make_plan(n, Algorithm::shuffle, 660).pass2_items_per_thread);
 }
 
 TEST(ReducePlanCpu, GridIsCappedAndOffsetsAre64Bit) {

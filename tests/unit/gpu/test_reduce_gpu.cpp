@@ -288,8 +288,9 @@ TEST(ReduceGpu, ValidCallsOnZerosSumToZero) {
 }
 
 // Bad inputs: the right Status, and no launch (the poisoned output stays poisoned, no CUDA error).
-// Two sizes: two passes for every rung, and single_pass's single launch (whose grid kernel needs the
-// workspace too).
+// Two sizes, both with two passes for every rung but single_pass, which takes the smaller in its single
+// launch (whose grid kernel needs the workspace too): more than one block's minimum of every rung
+// (items_per_block_min, 8192 for shuffle) and at most SinglePassTuning::kMaxItems.
 class ReduceBadInputs : public ::testing::TestWithParam<std::int64_t> {};
 
 TEST_P(ReduceBadInputs, LaunchNothing) {
@@ -341,7 +342,7 @@ TEST_P(ReduceBadInputs, LaunchNothing) {
 }
 
 INSTANTIATE_TEST_SUITE_P(TwoPassesAndSingleLaunch, ReduceBadInputs,
-                         ::testing::Values(std::int64_t{(1 << 20) + 3}, std::int64_t{4099}));
+                         ::testing::Values(std::int64_t{(1 << 20) + 3}, std::int64_t{12291}));
 
 TEST(ReduceGpu, LargerWorkspaceAndUserStream) {
   GPUPRIMS_REQUIRE_GPU();

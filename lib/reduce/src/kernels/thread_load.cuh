@@ -2,10 +2,9 @@
 // Loading pieces the sum rungs share. Rungs 1-3: a block walks tiles of kThreads items (one item per
 // thread per tile) and thread 0 adds the tile results in tile order. Rungs 4-7: each thread adds its
 // share of the input while loading it: the warp chunks of gpuprims/device/device_reduce_plan.hpp (kUnroll
-// 16-byte loads in flight into separate accumulators), with the scalar head (before the first 16-byte
-// boundary) and tail (after the last whole float4) given to the first global threads. All global
-// offsets are 64-bit; every assignment is fixed by (n, address, grid), so results are bitwise
-// reproducible.
+// 16-byte loads in flight into separate accumulators; vector_unroll in plan.hpp), with the scalar head (before the
+// first 16-byte boundary) and tail (after the last whole float4) given to the first global threads. All global offsets
+// are 64-bit; every assignment is fixed by (n, address, grid), so results are bitwise reproducible.
 #include <cstdint>
 
 #include <gpuprims/device/device_reduce_plan.hpp>
@@ -45,9 +44,10 @@ __device__ __forceinline__ float thread_sum(const float* __restrict__ in, std::i
   const VecSplit split = vec_split(reinterpret_cast<std::uintptr_t>(in), n);
   const float4* __restrict__ body = reinterpret_cast<const float4*>(in + split.head);
 
-  // One float per accumulator, each vector added as (x + y) + (z + w): the kernel stays within 32
-  // registers, 8 blocks of 256 per SM. Four float4 accumulators took 43 registers, 5 blocks per SM,
-  // and that grid read 2^28 floats about 1% slower than CUB on an H100; this one about 0.7% faster.
+  // One float per accumulator, each vector added as (x + y) + (z + w): with 4 loads the kernel stays
+  // within 32 registers, 8 blocks of 256 per SM. Four float4 accumulators took 43 registers, 5 blocks
+  // per SM, and that grid read 2^28 floats about 1% slower than CUB on an H100; this one about 0.7%
+  // faster. Rung 6's 8 loads take 59 registers, 4 blocks per SM (ReduceTuning).
   float acc[kUnroll];
 #pragma unroll
   for (int u = 0; u < kUnroll; ++u) acc[u] = 0.0f;
