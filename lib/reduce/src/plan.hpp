@@ -72,8 +72,8 @@ static_assert(SinglePassTuning::kGridBlocks * SinglePassTuning::kGridThreads >= 
 // How a rung takes its items from global memory.
 enum class LoadShape {
   tile_per_thread,  // rungs 1-3: one item per thread per tile of kThreads items; a block loops over tiles
-  grid_stride_vec,  // rungs 4-7: float4 loads in warp chunks (device_reduce_plan.hpp), vector_unroll in flight; scalar
-                    // head and tail
+  grid_stride_vec,  // rungs 4-7: float4 loads in warp chunks (device_reduce_plan.hpp), several in flight
+                    // (vector_unroll); scalar head and tail
 };
 
 // ceil(a / b) for a >= 0, b > 0 without the overflow of (a + b - 1) / b near INT64_MAX.
@@ -94,10 +94,11 @@ GPUPRIMS_HD constexpr LoadShape load_shape(Algorithm algo) {
                                                                                : LoadShape::grid_stride_vec;
 }
 
-// 16-byte loads in flight per thread per iteration of rungs 4-7 above a single launch (ReduceTuning).
+// 16-byte loads in flight per thread per iteration of rungs 4-7 above a single launch (ReduceTuning):
+// the unroll both the kernels and the plan's chains use.
 GPUPRIMS_HD constexpr int vector_unroll(Algorithm algo) {
-  return static_cast<int>(algo) >= static_cast<int>(Algorithm::shuffle) ? ReduceTuning::kShuffleUnroll
-                                                                        : ReduceTuning::kUnroll;
+  return algo == Algorithm::shuffle || algo == Algorithm::single_pass ? ReduceTuning::kShuffleUnroll
+                                                                      : ReduceTuning::kUnroll;
 }
 
 // Items one block of pass 1 should get at least: a tile (rungs 1-3) or one unrolled iteration of every
@@ -141,9 +142,10 @@ GPUPRIMS_HD constexpr std::size_t workspace_bytes_for(std::int64_t n, Algorithm 
 
 // The longest chain of sequential additions (items accumulated one after another) that one thread of
 // one block performs when `blocks` blocks of kThreads threads of rung `algo` reduce n items (as two
-// passes, not a single launch). Rungs 1-3: thread 0 adds the result of every tile its block owns, in order. Rungs 4-7:
-// every item a thread loads (its warp chunks: warp_chunk_vectors_bound float4s), counted as if added one by one (its
-// accumulators make the real chain shorter), plus one head and one tail scalar.
+// passes, not a single launch). Rungs 1-3: thread 0 adds the result of every tile its block owns, in
+// order. Rungs 4-7: every item a thread loads (its warp chunks: warp_chunk_vectors_bound float4s),
+// counted as if added one by one (its accumulators make the real chain shorter), plus one head and
+// one tail scalar.
 GPUPRIMS_HD constexpr std::int64_t chain_items(std::int64_t n, std::int64_t blocks, Algorithm algo) {
   if (n <= 0 || blocks <= 0) return 0;
   constexpr std::int64_t T = ReduceTuning::kThreads;

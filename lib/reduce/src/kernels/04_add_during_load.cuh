@@ -18,7 +18,7 @@ __global__ void __launch_bounds__(kThreads)
   const int tid = static_cast<int>(threadIdx.x);
   const std::int64_t nthreads = static_cast<std::int64_t>(gridDim.x) * kThreads;
   const std::int64_t gtid = static_cast<std::int64_t>(blockIdx.x) * kThreads + tid;
-  sdata[tid] = thread_sum<ReduceTuning::kUnroll>(in, n, gtid, nthreads);
+  sdata[tid] = thread_sum<vector_unroll(Algorithm::add_during_load)>(in, n, gtid, nthreads);
   __syncthreads();
   tree_sequential<kThreads>(sdata, tid);
   if (tid == 0) out[blockIdx.x] = sdata[0];

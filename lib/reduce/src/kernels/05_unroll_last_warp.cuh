@@ -42,7 +42,7 @@ __global__ void __launch_bounds__(kThreads)
   const int tid = static_cast<int>(threadIdx.x);
   const std::int64_t nthreads = static_cast<std::int64_t>(gridDim.x) * kThreads;
   const std::int64_t gtid = static_cast<std::int64_t>(blockIdx.x) * kThreads + tid;
-  sdata[tid] = thread_sum<ReduceTuning::kUnroll>(in, n, gtid, nthreads);
+  sdata[tid] = thread_sum<vector_unroll(Algorithm::unroll_last_warp)>(in, n, gtid, nthreads);
   __syncthreads();
   const float s = tree_unrolled_last_warp<kThreads>(sdata, tid);
   if (tid == 0) out[blockIdx.x] = s;

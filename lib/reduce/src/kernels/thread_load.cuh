@@ -1,10 +1,11 @@
 #pragma once
 // Loading pieces the sum rungs share. Rungs 1-3: a block walks tiles of kThreads items (one item per
 // thread per tile) and thread 0 adds the tile results in tile order. Rungs 4-7: each thread adds its
-// share of the input while loading it: the warp chunks of gpuprims/device/device_reduce_plan.hpp (kUnroll
-// 16-byte loads in flight into separate accumulators; vector_unroll in plan.hpp), with the scalar head (before the
-// first 16-byte boundary) and tail (after the last whole float4) given to the first global threads. All global offsets
-// are 64-bit; every assignment is fixed by (n, address, grid), so results are bitwise reproducible.
+// share of the input while loading it: the warp chunks of gpuprims/device/device_reduce_plan.hpp
+// (kUnroll 16-byte loads in flight into separate accumulators; each rung's vector_unroll, plan.hpp),
+// with the scalar head (before the first 16-byte boundary) and tail (after the last whole float4)
+// given to the first global threads. All global offsets are 64-bit; every assignment is fixed by
+// (n, address, grid), so results are bitwise reproducible.
 #include <cstdint>
 
 #include <gpuprims/device/device_reduce_plan.hpp>
