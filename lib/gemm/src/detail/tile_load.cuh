@@ -18,20 +18,40 @@ __device__ __forceinline__ int valid_in_vec4(std::int64_t left) {
   return static_cast<int>(left < 0 ? 0 : (left > 4 ? 4 : left));
 }
 
+// How a load uses the caches. keep: the default, for operands several blocks read. stream: an operand
+// each element of which one block reads once (the few-rows kernel's B, the few-columns kernel's A),
+// loaded evict-first (ld.global.cs, __ldcs). On an H200 the few-rows kernel alone read B about 10%
+// faster so (1 x 4096 x 4096: 25.7-25.9 against 22.9-23.0 us; 4 x 8192 x 4096: 43.7-43.9 against
+// 39.7; results/nvidia-h200/probe-fewrows-ld-run-DM.txt), where the read-only path (__ldg) changed
+// nothing; whole calls of both kernels took 5-14% less time (4096 x 1 x 4096: 30.8 against 26.4 us;
+// results/nvidia-h200/README.md, session 38, run DO).
+enum class LoadPolicy { keep, stream };
+
 // Four consecutive elements p[0..3] of one row, of which the first `valid` exist (valid <= 0: none;
 // >= 4: all); row_ok false means the row does not exist. With kVec (16-byte aligned p: base aligned,
 // ld % 4 == 0, column % 4 == 0) a full vector is one 16-byte load; otherwise, and at the edge, each
-// element is loaded (or zeroed) on its own.
-template <bool kVec>
+// element is loaded (or zeroed) on its own. The two policies are written apart so that the default
+// one compiles to the code it had before the policy existed.
+template <bool kVec, LoadPolicy kPolicy = LoadPolicy::keep>
 __device__ __forceinline__ float4 load4_valid(const float* p, bool row_ok, std::int64_t valid) {
   if (!row_ok || valid <= 0) return make_float4(0.f, 0.f, 0.f, 0.f);
-  if (kVec && valid >= 4) return *reinterpret_cast<const float4*>(p);
-  float4 r;
-  r.x = p[0];
-  r.y = valid > 1 ? p[1] : 0.f;
-  r.z = valid > 2 ? p[2] : 0.f;
-  r.w = valid > 3 ? p[3] : 0.f;
-  return r;
+  if constexpr (kPolicy == LoadPolicy::keep) {
+    if (kVec && valid >= 4) return *reinterpret_cast<const float4*>(p);
+    float4 r;
+    r.x = p[0];
+    r.y = valid > 1 ? p[1] : 0.f;
+    r.z = valid > 2 ? p[2] : 0.f;
+    r.w = valid > 3 ? p[3] : 0.f;
+    return r;
+  } else {
+    if (kVec && valid >= 4) return __ldcs(reinterpret_cast<const float4*>(p));
+    float4 r;
+    r.x = __ldcs(p);
+    r.y = valid > 1 ? __ldcs(p + 1) : 0.f;
+    r.z = valid > 2 ? __ldcs(p + 2) : 0.f;
+    r.w = valid > 3 ? __ldcs(p + 3) : 0.f;
+    return r;
+  }
 }
 
 }  // namespace gpuprims::detail

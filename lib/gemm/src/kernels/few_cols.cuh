@@ -2,10 +2,11 @@
 // The tuned rung's path for outputs of at most kCols columns (n <= kCols: a matrix times a vector or
 // a few vectors). Tiles would be mostly empty columns, and a row-major A cannot be read along m with
 // wide loads; here each warp owns kRowsPerWarp rows of C, its lanes split k into float4 pieces and
-// stream those rows of A exactly once with 16-byte loads. B's few columns are staged in shared memory
-// transposed (k contiguous), so the lanes of a warp read consecutive k as 512 contiguous bytes, with
-// no bank conflicts. A butterfly of shuffles sums the lanes in a fixed order (every lane ends with the
-// same bits). Long k is split over block rows (k_range.cuh) when there are too few rows to fill the GPU.
+// stream those rows of A exactly once with 16-byte evict-first loads (LoadPolicy::stream). B's few
+// columns are staged in shared memory transposed (k contiguous), so the lanes of a warp read
+// consecutive k as 512 contiguous bytes, with no bank conflicts. A butterfly of shuffles sums the lanes
+// in a fixed order (every lane ends with the same bits). Long k is split over block rows (k_range.cuh)
+// when there are too few rows to fill the GPU.
 // A matrix times one vector (n == 1) computes only that column (kUsedCols = 1): a small product is a
 // chain of dependent instructions per warp, and the three empty columns tripled its FMAs, shuffles
 // and epilogue (H100, 84 x 1 x 196: 5.6 us of kernel time against 3.0 for a plain warp-per-row GEMV).
@@ -75,7 +76,8 @@ __global__ void __launch_bounds__(FewColsShape::kThreads, kPasses > 1 ? 2 : 0)  
       for (int u = 0; u < kPasses; ++u)
 #pragma unroll
         for (int r = 0; r < kR; ++r)  // zeros past depth
-          batch[u][r] = load4_valid<kVec>(a + r * op.lda + p0 + u * kStep, row0 + r < op.m, depth - p0 - u * kStep);
+          batch[u][r] = load4_valid<kVec, LoadPolicy::stream>(a + r * op.lda + p0 + u * kStep, row0 + r < op.m,
+                                                              depth - p0 - u * kStep);
     };
     if constexpr (kPasses > 1) load_batch(lane * 4);
     __syncthreads();  // every warp is done with the previous chunk
@@ -94,7 +96,8 @@ __global__ void __launch_bounds__(FewColsShape::kThreads, kPasses > 1 ? 2 : 0)  
       for (int p = lane * 4; p < depth; p += kStep) {
         float4 av[kR];
 #pragma unroll
-        for (int r = 0; r < kR; ++r) av[r] = load4_valid<kVec>(a + r * op.lda + p, row0 + r < op.m, depth - p);
+        for (int r = 0; r < kR; ++r)
+          av[r] = load4_valid<kVec, LoadPolicy::stream>(a + r * op.lda + p, row0 + r < op.m, depth - p);
         few_cols_pass<kR, kUsedCols, kCols, kPitch>(acc, av, Bt, p);
       }
     } else {

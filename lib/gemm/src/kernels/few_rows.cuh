@@ -51,11 +51,14 @@ __global__ void __launch_bounds__(FewRowsShape::kThreads, FewRowsShape::min_bloc
 
   // Warp w takes k rows [w * kUnroll, (w + 1) * kUnroll) of every kStep: kUnroll rows of B per lane,
   // those past k read as zero. kStep divides kChunk, so a warp's next rows after a chunk's last are
-  // the next chunk's first (what the prefetch loads).
+  // the next chunk's first (what the prefetch loads). Each element of B is read by this block alone,
+  // once: an evict-first load (LoadPolicy::stream). A's rows, which every strip's blocks read, are
+  // loaded as usual.
   const float* const b_col = op.B + col;
   const auto load_rows = [&](float4(&bv)[kUnroll], std::int64_t g) {
 #pragma unroll
-    for (int u = 0; u < kUnroll; ++u) bv[u] = load4_valid<kVec>(b_col + (g + u) * op.ldb, g + u < op.k, cols);
+    for (int u = 0; u < kUnroll; ++u)
+      bv[u] = load4_valid<kVec, LoadPolicy::stream>(b_col + (g + u) * op.ldb, g + u < op.k, cols);
   };
   float4 bv[kUnroll];
   if constexpr (kPrefetch) load_rows(bv, warp * kUnroll);
