@@ -27,31 +27,27 @@ __device__ __forceinline__ int valid_in_vec4(std::int64_t left) {
 // results/nvidia-h200/README.md, session 38, run DO).
 enum class LoadPolicy { keep, stream };
 
+// One load of *p under the policy.
+template <LoadPolicy kPolicy, class T>
+__device__ __forceinline__ T load_with(const T* p) {
+  if constexpr (kPolicy == LoadPolicy::stream) return __ldcs(p);
+  else return *p;
+}
+
 // Four consecutive elements p[0..3] of one row, of which the first `valid` exist (valid <= 0: none;
 // >= 4: all); row_ok false means the row does not exist. With kVec (16-byte aligned p: base aligned,
 // ld % 4 == 0, column % 4 == 0) a full vector is one 16-byte load; otherwise, and at the edge, each
-// element is loaded (or zeroed) on its own. The two policies are written apart so that the default
-// one compiles to the code it had before the policy existed.
+// element is loaded (or zeroed) on its own.
 template <bool kVec, LoadPolicy kPolicy = LoadPolicy::keep>
 __device__ __forceinline__ float4 load4_valid(const float* p, bool row_ok, std::int64_t valid) {
   if (!row_ok || valid <= 0) return make_float4(0.f, 0.f, 0.f, 0.f);
-  if constexpr (kPolicy == LoadPolicy::keep) {
-    if (kVec && valid >= 4) return *reinterpret_cast<const float4*>(p);
-    float4 r;
-    r.x = p[0];
-    r.y = valid > 1 ? p[1] : 0.f;
-    r.z = valid > 2 ? p[2] : 0.f;
-    r.w = valid > 3 ? p[3] : 0.f;
-    return r;
-  } else {
-    if (kVec && valid >= 4) return __ldcs(reinterpret_cast<const float4*>(p));
-    float4 r;
-    r.x = __ldcs(p);
-    r.y = valid > 1 ? __ldcs(p + 1) : 0.f;
-    r.z = valid > 2 ? __ldcs(p + 2) : 0.f;
-    r.w = valid > 3 ? __ldcs(p + 3) : 0.f;
-    return r;
-  }
+  if (kVec && valid >= 4) return load_with<kPolicy>(reinterpret_cast<const float4*>(p));
+  float4 r;
+  r.x = load_with<kPolicy>(p);
+  r.y = valid > 1 ? load_with<kPolicy>(p + 1) : 0.f;
+  r.z = valid > 2 ? load_with<kPolicy>(p + 2) : 0.f;
+  r.w = valid > 3 ? load_with<kPolicy>(p + 3) : 0.f;
+  return r;
 }
 
 }  // namespace gpuprims::detail
