@@ -164,7 +164,10 @@ bool load_sweep(const std::string& path, std::vector<d::TimedPlan>* samples, d::
     const bool cluster = r.count("cluster") && r["cluster"] == "true";
     if (cluster) device->clusters = true;
     const int splits = std::stoi(r["splits"]);
-    const d::GemmPlan plan = cluster ? d::make_cluster_plan(path, k, splits) : d::make_plan(path, k, splits);
+    const int stream_k = r.count("stream_k_blocks") ? std::stoi(r["stream_k_blocks"]) : 0;
+    const d::GemmPlan plan = stream_k > 0 ? d::make_stream_k_plan(path, k, stream_k)
+                             : cluster    ? d::make_cluster_plan(path, k, splits)
+                                          : d::make_plan(path, k, splits);
     samples->push_back({std::stoll(r["m"]), std::stoll(r["n"]), k, true, i, plan, std::stod(r["time_ms"]) * 1e3});
   }
   return true;
@@ -183,6 +186,7 @@ bool write_sweep(const std::string& path, const GpuInfo& gpu, const TimingOption
                 {"path", std::string(t.plan.path->name)},
                 {"splits", std::int64_t{t.plan.splits}},
                 {"cluster", t.plan.cluster},
+                {"stream_k_blocks", std::int64_t{t.plan.stream_k_blocks}},
                 {"k_split", t.plan.k_split},
                 {"time_ms", t.us * 1e-3},
                 {"predicted_ms", d::predict_us(t.path, t.plan, t.m, t.n, t.k, true, device, model) * 1e-3}});

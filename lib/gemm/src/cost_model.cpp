@@ -113,9 +113,14 @@ double predict_us(int path_index, const GemmPlan& plan, std::int64_t m, std::int
   const double sms = max_of(device.sm_count, 1);
   const double occupancy = max_of(device.occupancy[path_index], 1);
   const double blocks = static_cast<double>(plan_blocks_x(p, m, n)) * plan.splits;
-  const double q = std::ceil(blocks / sms);
   const double steps = std::ceil(static_cast<double>(plan.k_split) / p.k_step);
-  const double compute = c.block_us * std::ceil(q / occupancy) + c.step_us * steps * max_of(q, c.alone);
+  const bool stream_k = plan.stream_k_blocks > 0;
+  // Stream-K: the busiest SM's share is the tiles over the SMs, with no last wave rounded up, and a
+  // block pays its fixed cost once more for the pieces at the ends of its run.
+  const double q = stream_k ? blocks / sms : std::ceil(blocks / sms);
+  const double compute =
+      (c.block_us * (std::ceil(q / occupancy) + (stream_k ? 1.0 : 0.0)) + c.step_us * steps * max_of(q, c.alone)) *
+      (stream_k ? model.stream_k_factor : 1.0);
 
   const double md = static_cast<double>(m), nd = static_cast<double>(n), kd = static_cast<double>(k);
   const double bytes_per_us = model.dram_gbs * 1e3;
@@ -126,6 +131,9 @@ double predict_us(int path_index, const GemmPlan& plan, std::int64_t m, std::int
   double t = model.launch_us + max_of(compute, main_bytes / (bytes_per_us * c.bandwidth));
   if (two_launches) t += model.launch_us + model.reduce_us + (partials + out_bytes) / bytes_per_us;
   if (plan.cluster) t += model.cluster_us;
+  // Stream-K: the tickets' memset, and about one partial tile per block written and read back at the
+  // end of the runs.
+  if (stream_k) t += model.launch_us + 2.0 * plan.stream_k_blocks * 4.0 * p.bm * p.bn / bytes_per_us;
   return t;
 }
 

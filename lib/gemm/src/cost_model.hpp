@@ -8,6 +8,10 @@
 //   memory  = bytes moved through device memory / (dram_gbs * bandwidth)
 //   time    = launch_us + max(compute, memory)  [+ launch_us + reduce_us + partials / dram_gbs]
 //                                               [or + cluster_us: splits summed in the launch]
+//                                               [or stream-K: + launch_us + partial tiles / dram_gbs]
+//
+// A stream-K plan (one wave of blocks sharing the tiles' k slabs evenly) counts q = blocks / SMs
+// without rounding up, and block_us once more per block (the pieces at the ends of its run).
 //
 // where steps = k_split / k_step (a block's main-loop steps), occupancy is read off the device at
 // run time, and block_us (a block's fixed cost), step_us (one step's share of an SM when the SM is
@@ -38,6 +42,11 @@ struct ModelConstants {
   // the cluster's shared memory). Fitted when the sweep timed cluster plans; else this prior.
   double cluster_us = 1.0;
   bool cluster_fitted = false;  // cluster_us came from timings (model_constants.inc has it)
+  // A stream-K plan's compute term is scaled by this: its blocks run slower than the plain kernel's
+  // per tile (run DQ, H200: 2500^3 in 128 x 128 tiles 0.820 ms measured against 0.791 predicted,
+  // 1500^3 0.196 against 0.186, while the plain and split plans there came in 3-10% under their
+  // predictions). Set by hand from those timings, not fitted (the sweep's constants are an H100's).
+  double stream_k_factor = 1.08;
   PathCost paths[kNumTunedPaths];
   bool complete = false;  // every tuned path has fitted constants (a CPU test insists on it)
 };
@@ -75,7 +84,8 @@ inline constexpr int kSplitCandidates[] = {1,  2,  3,  4,  5,  6,  8,   10,  12,
 // clusters, the same splits up to kMaxClusterSplits again in their cluster form while the grid has at
 // most a block per SM. That is the latency-bound regime the form is for; past it the cluster form ran
 // 10-50% slower than the two-launch split on an H100 (sgemm_bench held-out, e.g. 128 x 3000 x 3000,
-// 384 blocks: 0.105 against 0.071 ms), a cost the model's per-block terms do not capture. Shared by
+// 384 blocks: 0.105 against 0.071 ms), a cost the model's per-block terms do not capture. And a
+// tile path's stream-K form over one wave, when its tiles overrun a whole number of waves. Shared by
 // the pick and the autotuner, which times exactly these.
 template <class F>
 void for_each_candidate(std::int64_t m, std::int64_t n, std::int64_t k, const DeviceShape& device, F&& f) {
@@ -97,6 +107,11 @@ void for_each_candidate(std::int64_t m, std::int64_t n, std::int64_t k, const De
       last_splits = plan.splits;
       f(i, plan);
     }
+    // Stream-K over one wave, for a tile path with that form whose tiles fill a wave and then part
+    // of another (whole waves leave nothing to balance).
+    if (p.run_stream_k != nullptr && blocks_x > wave && blocks_x % wave != 0 && wave <= kMaxStreamKBlocks &&
+        k >= 2 * static_cast<std::int64_t>(p.k_step))
+      f(i, make_stream_k_plan(p, k, static_cast<int>(wave)));
     if (!device.clusters || p.run_cluster == nullptr) continue;
     last_splits = 1;
     for (int s = 2; s <= kMaxClusterSplits; ++s) {

@@ -1,6 +1,7 @@
 // The SGEMM module's host side: names, requests into plans (a ladder rung, or the tuned rung's cost
 // model pick), the workspace each plan needs, the launches (the plan's kernel, then the split-K
-// reduction when k is split, or the one cluster launch of a cluster plan), and the public entry points.
+// reduction when k is split, the one cluster launch of a cluster plan, or the stream-K launch), and the
+// public entry points.
 #include <gpuprims/gemm.hpp>
 
 #include "common/device/top2_result.hpp"
@@ -182,7 +183,13 @@ Status launch_sgemm(const SgemmArgs& a, const PreparedCall& p, void* workspace, 
   const EpilogueStart start{ws, a.top2, a.n, stream, a.m, p.epilogue_one_wave, split_launches};
   GPUPRIMS_TRY(with_visitor(c.epilogue, [&](auto v) { return decltype(v)::type::begin(start, &c.visit); }));
 
-  if (plan.splits == 1) {
+  if (plan.stream_k_blocks > 0) {
+    // One wave of blocks over the tiles and their k slabs; partial tiles and tickets in the workspace.
+    auto* const parts = ws + layout.partials;
+    c.stream_k = StreamKArgs{stream_k_schedule_for(plan, a.m, a.n, a.k), reinterpret_cast<float*>(parts),
+                             reinterpret_cast<unsigned*>(parts + stream_k_tickets_offset(plan))};
+    GPUPRIMS_TRY(plan.path->run_stream_k(c));
+  } else if (plan.splits == 1) {
     GPUPRIMS_TRY(plan.path->run(c));
   } else if (plan.cluster) {
     c.splits = plan.splits;  // blocks per tile, summed inside the launch through the call's epilogue

@@ -2,7 +2,8 @@
 // A GEMM plan: the kernel that computes the product (a ladder rung, or one of the tuned rung's paths)
 // and how k is split over block rows. With splits > 1 the kernel writes one partial product per split
 // into the workspace and kernels/split_k_reduce.cuh sums them in split order before the epilogue; a
-// cluster plan (sm_90) sums them inside the one launch instead (kernels/cluster_split_k.cuh).
+// cluster plan (sm_90) sums them inside the one launch instead (kernels/cluster_split_k.cuh). A
+// stream-K plan runs one wave of blocks over the tiles and their k slabs (kernels/stream_k.cuh).
 // The arithmetic of plans and of their workspace is plain host code, tested on the CPU.
 #include <cstddef>
 #include <cstdint>
@@ -10,7 +11,9 @@
 
 #include "common/src/host_device.hpp"
 #include "common/src/math.hpp"
+#include "gemm/src/detail/tile_index.hpp"
 #include "gemm/src/rungs/rungs.hpp"
+#include "gemm/src/stream_k_schedule.hpp"
 
 namespace gpuprims::detail {
 
@@ -20,6 +23,7 @@ struct GemmPlan {
   std::int64_t k_split = 0;    // depth of every split but the last, which takes the rest (k when splits == 1)
   bool cluster = false;        // the splits meet in a thread-block cluster: one launch, no workspace
   std::size_t rung_bytes = 0;  // workspace the path's launcher needs for itself (RungEntry::workspace_bytes)
+  int stream_k_blocks = 0;     // > 0: the stream-K form over this many blocks (no split: splits == 1)
 };
 
 // Most splits a cluster plan may have: the portable cluster size.
@@ -50,9 +54,28 @@ inline GemmPlan make_cluster_plan(const RungEntry& path, std::int64_t k, int spl
   return p;
 }
 
-// "path", "path split S" or "path cluster S": how benchmarks and the autotuner name a plan.
+// Most blocks a stream-K plan may have (a wave of the largest GPU is well under it).
+inline constexpr int kMaxStreamKBlocks = 1 << 16;
+
+// The stream-K plan of path over `blocks` blocks: one k range, no split; the plain plan for a path
+// without a stream-K form.
+inline GemmPlan make_stream_k_plan(const RungEntry& path, std::int64_t k, int blocks) {
+  GemmPlan p = make_plan(path, k, 1);
+  if (path.run_stream_k != nullptr && blocks >= 1) p.stream_k_blocks = blocks;
+  return p;
+}
+
+// A stream-K plan's schedule for an m x n x k product: the path's tiles, its main loop's k steps.
+inline StreamKSchedule stream_k_schedule_for(const GemmPlan& p, std::int64_t m, std::int64_t n, std::int64_t k) {
+  return make_stream_k_schedule(tile_count(m, n, p.path->bm, p.path->bn), ceil_div<std::int64_t>(k, p.path->k_step),
+                                p.stream_k_blocks);
+}
+
+// "path", "path split S", "path cluster S" or "path stream-k B": how benchmarks and the autotuner
+// name a plan.
 inline std::string plan_label(const GemmPlan& p) {
   if (p.path == nullptr) return "none";
+  if (p.stream_k_blocks > 0) return std::string(p.path->name) + " stream-k " + std::to_string(p.stream_k_blocks);
   if (p.splits <= 1) return p.path->name;
   return std::string(p.path->name) + (p.cluster ? " cluster " : " split ") + std::to_string(p.splits);
 }
@@ -63,6 +86,12 @@ inline bool plan_fits(const GemmPlan& p, std::int64_t m, std::int64_t n, std::in
   if (p.path == nullptr || m < 0 || n < 0 || k < 0) return false;
   if (p.path->kind == PathKind::few_rows && m > p.path->bm) return false;
   if (p.path->kind == PathKind::few_cols && n > p.path->bn) return false;
+  if (p.stream_k_blocks != 0) {
+    return p.stream_k_blocks > 0 && p.stream_k_blocks <= kMaxStreamKBlocks && p.path->run_stream_k != nullptr &&
+           p.path->kind == PathKind::tile && p.splits == 1 && !p.cluster && p.k_split == k && k > 0 &&
+           stream_k_schedule_fits(tile_count(m, n, p.path->bm, p.path->bn), ceil_div<std::int64_t>(k, p.path->k_step),
+                                  p.stream_k_blocks);
+  }
   if (p.splits == 1) return p.k_split == k && !p.cluster;
   if (p.cluster && (p.path->run_cluster == nullptr || p.splits > kMaxClusterSplits)) return false;
   if (!p.path->splits_k || p.splits < 1 || p.splits > kMaxSplits || k <= 0) return false;
@@ -94,7 +123,19 @@ inline int fill_splits(std::int64_t tiles, std::int64_t k, std::int64_t resident
 // Split-K partial products: one m x ld slice per split, ld = n rounded up to 4 (each row starts
 // 16-byte aligned, so the reduction reads float4).
 inline std::int64_t partials_ld(std::int64_t n) { return round_up<std::int64_t>(max_of<std::int64_t>(n, 1), 4); }
+// A stream-K plan's: kStreamKSlotsPerBlock partial tiles per block, then (from
+// stream_k_tickets_offset, 256-byte aligned) a ticket per tile: every tile may be shared, as far as
+// the workspace query knows.
+inline std::size_t stream_k_tickets_offset(const GemmPlan& p) {
+  const auto tile_bytes = static_cast<std::size_t>(p.path->bm) * static_cast<std::size_t>(p.path->bn) * sizeof(float);
+  return round_up<std::size_t>(static_cast<std::size_t>(p.stream_k_blocks) * kStreamKSlotsPerBlock * tile_bytes, 256);
+}
+inline std::size_t stream_k_partials_bytes(const GemmPlan& p, std::int64_t m, std::int64_t n) {
+  const std::int64_t tiles = tile_count(max_of<std::int64_t>(m, 1), max_of<std::int64_t>(n, 1), p.path->bm, p.path->bn);
+  return stream_k_tickets_offset(p) + static_cast<std::size_t>(tiles) * sizeof(unsigned);
+}
 inline std::size_t partials_bytes(const GemmPlan& p, std::int64_t m, std::int64_t n) {
+  if (p.stream_k_blocks > 0) return stream_k_partials_bytes(p, m, n);
   if (p.splits <= 1 || p.cluster) return 0;
   return static_cast<std::size_t>(p.splits) * static_cast<std::size_t>(m) * static_cast<std::size_t>(partials_ld(n)) *
          sizeof(float);
@@ -126,6 +167,7 @@ GPUPRIMS_HD std::int64_t split_k_reduce_blocks(std::int64_t m, std::int64_t n, i
 // Blocks of the kernel that runs the epilogue: the plan's own kernel (a cluster plan's has a block per
 // tile and split), or the reduction after a split, the most it launches for any C (workspace sizing).
 inline std::int64_t epilogue_blocks(const GemmPlan& p, std::int64_t m, std::int64_t n, int sm_count) {
+  if (p.stream_k_blocks > 0) return p.stream_k_blocks;
   if (p.cluster) return plan_blocks_x(*p.path, m, n) * p.splits;
   return p.splits > 1 ? split_k_reduce_blocks(m, n, p.splits, sm_count, false) : plan_blocks_x(*p.path, m, n);
 }

@@ -388,6 +388,114 @@ TEST(GemmPlan, ClusterPlansStayWithinAClusterAndNeedNoPartials) {
   EXPECT_FALSE(d::plan_fits(single, 300, 300, 4096)) << "a cluster of one split";
 }
 
+// The stream-K schedule (stream_k_schedule.hpp), walked the way the kernel walks it: whole tiles in
+// waves, then every shared slab in exactly one block's run; a block holds at most two pieces of
+// tiles, in different workspace slots; a tile's pieces are the blocks owner() names, in k order.
+TEST(GemmStreamK, RunsCoverEverySharedSlabOnceWithTwoPiecesAtMostPerBlock) {
+  for (std::int64_t tiles : {1, 2, 5, 131, 132, 133, 264, 300, 512})
+    for (std::int64_t slabs : {1, 2, 3, 64, 513})
+      for (std::int64_t blocks : {1, 2, 7, 132, 264}) {
+        SCOPED_TRACE(std::to_string(tiles) + " tiles, " + std::to_string(slabs) + " slabs, " + std::to_string(blocks) +
+                     " blocks");
+        ASSERT_TRUE(d::stream_k_schedule_fits(tiles, slabs, blocks));
+        const d::StreamKSchedule s = d::make_stream_k_schedule(tiles, slabs, blocks);
+        EXPECT_EQ(s.dp_tiles % blocks, 0);
+        if (tiles <= blocks) {
+          EXPECT_EQ(s.shared_tiles(), tiles);
+          EXPECT_EQ(s.blocks, std::min(blocks, tiles * slabs)) << "no block without a slab";
+        } else if (tiles % blocks == 0) {
+          EXPECT_EQ(s.shared_tiles(), 0);
+        } else {
+          EXPECT_TRUE(s.shared_tiles() > blocks && s.shared_tiles() < 2 * blocks) << s.shared_tiles();
+        }
+        if (s.shared_tiles() == 0) continue;
+        EXPECT_EQ(s.begin(0), 0);
+        EXPECT_EQ(s.begin(s.blocks), s.shared_slabs());
+        std::vector<int> covered(static_cast<std::size_t>(s.shared_slabs()), 0);
+        std::vector<std::int64_t> pieces(static_cast<std::size_t>(s.shared_tiles()), 0);
+        for (std::int64_t b = 0; b < s.blocks; ++b) {
+          const std::int64_t end = s.begin(b + 1);
+          ASSERT_LT(s.begin(b), end) << "every run holds a slab";
+          EXPECT_LE(end - s.begin(b), s.shared_slabs() / s.blocks + 1) << "runs equal to within a slab";
+          std::set<int> slots;
+          for (std::int64_t i = s.begin(b); i < end;) {
+            const std::int64_t st = i / slabs, s0 = i - st * slabs, s1 = std::min(slabs, s0 + (end - i));
+            for (std::int64_t j = i; j < i + (s1 - s0); ++j) {
+              ++covered[static_cast<std::size_t>(j)];
+              EXPECT_EQ(s.owner(j), b) << "slab " << j;
+            }
+            ++pieces[static_cast<std::size_t>(st)];
+            if (s0 != 0 || s1 != slabs) {
+              EXPECT_TRUE(slots.insert(s.slot(b, i)).second) << "block " << b;
+            }
+            i += s1 - s0;
+          }
+          EXPECT_LE(slots.size(), 2u);
+        }
+        for (int c : covered) ASSERT_EQ(c, 1);
+        for (std::int64_t st = 0; st < s.shared_tiles(); ++st)
+          EXPECT_EQ(s.owner((st + 1) * slabs - 1) - s.owner(st * slabs) + 1, pieces[static_cast<std::size_t>(st)]);
+      }
+  EXPECT_FALSE(d::stream_k_schedule_fits(std::int64_t{1} << 31, std::int64_t{1} << 31, 132)) << "64-bit overflow";
+  EXPECT_FALSE(d::stream_k_schedule_fits(0, 1, 1));
+}
+
+TEST(GemmStreamK, PlansFitOnlyTilePathsWithTheFormAndOneKRange) {
+  const d::RungEntry& tile = d::kTunedConfigs[0];  // 128 x 128
+  ASSERT_NE(tile.run_stream_k, nullptr);
+  const d::GemmPlan p = d::make_stream_k_plan(tile, 4096, 132);
+  EXPECT_EQ(p.stream_k_blocks, 132);
+  EXPECT_TRUE(d::plan_fits(p, 4096, 4096, 4096));
+  EXPECT_TRUE(d::plan_fits(d::make_stream_k_plan(tile, 1, 132), 1, 1, 1));
+  EXPECT_FALSE(d::plan_fits(p, 4096, 4096, 4095)) << "planned for another k";
+  EXPECT_FALSE(d::plan_fits(d::make_stream_k_plan(tile, 0, 132), 64, 64, 0)) << "no k";
+  EXPECT_EQ(d::plan_label(p), std::string(tile.name) + " stream-k 132");
+  EXPECT_EQ(d::epilogue_blocks(p, 4096, 4096, 132), 132);
+  EXPECT_EQ(d::partials_bytes(p, 4096, 4096), 132u * 2u * 128u * 128u * 4u + 1024u * 4u);
+  EXPECT_EQ(d::stream_k_tickets_offset(p), 132u * 2u * 128u * 128u * 4u);
+  d::GemmPlan split = d::make_plan(tile, 4096, 4);
+  split.stream_k_blocks = 132;
+  EXPECT_FALSE(d::plan_fits(split, 4096, 4096, 4096)) << "stream-K with a k split";
+  d::GemmPlan many = p;
+  many.stream_k_blocks = d::kMaxStreamKBlocks + 1;
+  EXPECT_FALSE(d::plan_fits(many, 4096, 4096, 4096));
+  many.stream_k_blocks = -1;
+  EXPECT_FALSE(d::plan_fits(many, 4096, 4096, 4096));
+  for (const d::RungEntry* path : d::tuned_paths()) {
+    if (path->run_stream_k != nullptr) {
+      EXPECT_EQ(path->kind, d::PathKind::tile) << path->name;
+      continue;
+    }
+    EXPECT_EQ(d::make_stream_k_plan(*path, 4096, 132).stream_k_blocks, 0) << path->name;
+    d::GemmPlan forged = d::make_plan(*path, 4096, 1);
+    forged.stream_k_blocks = 132;
+    EXPECT_FALSE(d::plan_fits(forged, 4, 4, 4096)) << path->name << ": no stream-K form";
+  }
+}
+
+// The pick offers a stream-K plan only where the tiles overrun a whole number of waves.
+TEST(GemmCostModel, StreamKCandidatesOnlyPastAWholeWave) {
+  d::DeviceShape device;
+  device.sm_count = 132;
+  for (int& occupancy : device.occupancy) occupancy = 1;
+  const auto stream_k_paths = [&](std::int64_t m, std::int64_t n, std::int64_t k) {
+    std::set<std::string> names;
+    d::for_each_candidate(m, n, k, device, [&](int, const d::GemmPlan& p) {
+      if (p.stream_k_blocks == 0) return;
+      EXPECT_EQ(p.stream_k_blocks, 132);
+      EXPECT_TRUE(d::plan_fits(p, m, n, k));
+      names.insert(p.path->name);
+    });
+    return names;
+  };
+  EXPECT_EQ(stream_k_paths(4096, 4096, 4096), std::set<std::string>{"db_128x128x8_w32x64"}) << "7.8 waves";
+  EXPECT_EQ(stream_k_paths(64, 64, 65536).size(), 0u) << "one tile";
+  EXPECT_EQ(stream_k_paths(4096, 4096, 8).size(), 0u) << "one slab";
+  constexpr std::int64_t kTile = 128;
+  EXPECT_EQ(stream_k_paths(12 * kTile, 11 * kTile, 4096).size(), 0u) << "12 x 11 tiles: one whole wave";
+  EXPECT_EQ(stream_k_paths(12 * kTile, 11 * kTile + 1, 4096).size(), 1u) << "12 x 12 tiles: past it";
+}
+
 // The pick offers cluster plans only on a device that runs them, and there prefers one to the
 // two-launch split it would otherwise take on a small output with a long k (same main loop, no
 // second launch).

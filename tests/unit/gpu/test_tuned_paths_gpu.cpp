@@ -10,6 +10,7 @@
 #include <gpuprims/gemm.hpp>
 #include <gpuprims/reduce.hpp>
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -118,6 +119,26 @@ void check_plan(const d::GemmPlan& plan, const t::GemmLayout& l, const t::GemmIn
   EXPECT_EQ(c.guard_damage(), "");
 }
 
+// Ten runs of a forced plan (alpha 1, beta 0) over a C poisoned before each: the first checked against
+// the reference, the others the same bits as the first.
+void expect_same_bits_over_ten_runs(const d::SgemmArgs& args, const d::GemmPlan& plan, void* ws, std::size_t ws_bytes,
+                                    const t::GemmLayout& l, const t::GemmInputs& in, t::GuardedArray& c) {
+  std::vector<float> first;
+  for (int run = 0; run < 10; ++run) {
+    c.poison();
+    ASSERT_STATUS(Status::success, d::sgemm_run(args, &plan, ws, ws_bytes, nullptr));
+    CUDA_OK(cudaDeviceSynchronize());
+    const std::vector<float> got = c.download();
+    if (run == 0) {
+      const t::ProductReference ref = t::reference_product(l.m, l.n, l.k, in.A.data(), l.lda, in.B.data(), l.ldb);
+      EXPECT_EQ(t::check_gemm(l, ref, 1.0f, 0.0f, in.C, got, true), "");
+      first = got;
+    } else {
+      ASSERT_EQ(std::memcmp(got.data(), first.data(), got.size() * sizeof(float)), 0) << "run " << run;
+    }
+  }
+}
+
 class TunedPaths : public ::testing::TestWithParam<int> {};
 
 TEST_P(TunedPaths, EveryLayoutWithOneAndSeveralKSplits) {
@@ -181,6 +202,91 @@ TEST_P(TunedPaths, ClusterSplitsOnEveryLayout) {
   }
 }
 
+// The stream-K form of each path that has one, over grids of 1, 2, 5 and 7 blocks and one wave of the
+// device (2, 7 and a wave under compute-sanitizer): whole tiles in waves, then the rest cut into pieces (many per tile
+// with a small grid and a short k, one slab each where k has one slab), on the layouts above and on outputs of 18 and
+// 28 tiles (a k that ends inside a slab, padding and offsets). A path without the form makes no such plan.
+TEST_P(TunedPaths, StreamKOnEveryLayout) {
+  GPUPRIMS_REQUIRE_GPU();
+  const d::RungEntry& path = *d::tuned_paths()[GetParam()];
+  if (path.run_stream_k == nullptr) {
+    EXPECT_EQ(d::make_stream_k_plan(path, 4096, 132).stream_k_blocks, 0) << "no stream-K form, no stream-K plan";
+    return;
+  }
+  SCOPED_TRACE(path.name);
+  const d::DeviceShape* device = nullptr;
+  ASSERT_STATUS(Status::success, d::current_device_shape(&device));
+  const int wave = device->sm_count * std::max(1, device->occupancy[GetParam()]);
+  std::vector<t::GemmLayout> layouts = layouts_for(path);
+  const std::int64_t bm = path.bm, bn = path.bn;
+  layouts.push_back(t::make_layout(5 * bm + 3, 3 * bn - 7, 1001, 1, 2, 3, 3, 2, 1));
+  layouts.push_back(t::make_layout(7 * bm, 4 * bn, 64, 4, 4, 4));
+  for (const t::GemmLayout& l : layouts) {
+    auto rng = t::make_rng(2900 + l.m * 7 + l.n);
+    const t::GemmInputs in = t::make_inputs(l, rng);
+    const t::ProductReference ref = t::reference_product(l.m, l.n, l.k, in.A.data(), l.lda, in.B.data(), l.ldb);
+    std::vector<int> grids = {1, 2, 5, 7, wave};
+    if (t::under_sanitizer()) grids = {2, 7, wave};  // the sanitizers run each launch far slower
+    for (const int blocks : grids) {
+      const d::GemmPlan plan = d::make_stream_k_plan(path, l.k, blocks);
+      ASSERT_EQ(plan.stream_k_blocks, blocks);
+      ASSERT_TRUE(d::plan_fits(plan, l.m, l.n, l.k));
+      SCOPED_TRACE(l.describe() + " " + d::plan_label(plan));
+      check_plan(plan, l, in, ref);
+    }
+  }
+}
+
+// A stream-K plan sums a tile's pieces in k order, whichever block finishes it: the same bits over ten
+// runs where most tiles are cut in two or three (15 tiles of 128 x 128, 7 of them shared by 7 blocks
+// after a wave of whole ones), C poisoned before each run.
+TEST(TunedPathsStreamK, SameBitsOverTenRuns) {
+  GPUPRIMS_REQUIRE_GPU();
+  const d::RungEntry& path = d::kTunedConfigs[0];  // 128 x 128
+  ASSERT_NE(path.run_stream_k, nullptr);
+  const t::GemmLayout l = t::make_layout(300, 520, 3001, 1, 2, 3);
+  auto rng = t::make_rng(4343);
+  const t::GemmInputs in = t::make_inputs(l, rng);
+  t::GuardedArray a(in.A.size(), l.off_a), b(in.B.size(), l.off_b), c(in.C.size(), l.off_c);
+  ASSERT_TRUE(a.ok() && b.ok() && c.ok());
+  a.upload(in.A);
+  b.upload(in.B);
+  const d::GemmPlan plan = d::make_stream_k_plan(path, l.k, 7);
+  const d::StreamKSchedule s = d::stream_k_schedule_for(plan, l.m, l.n, l.k);
+  ASSERT_EQ(s.dp_tiles, 7);
+  ASSERT_EQ(s.shared_tiles(), 8);
+  const d::SgemmArgs args{l.m,      l.n,   l.k,  1.0f,     a.data(), l.lda,
+                          b.data(), l.ldb, 0.0f, c.data(), l.ldc,    gpuprims::gemm::Algorithm::tuned,
+                          nullptr,  false};
+  const d::DeviceShape* device = nullptr;
+  ASSERT_STATUS(Status::success, d::current_device_shape(&device));
+  const std::size_t ws_bytes = d::call_workspace_bytes(plan, l.m, l.n, false, device->sm_count);
+  const DeviceBuffer<unsigned char> ws(ws_bytes);
+  ASSERT_TRUE(ws);
+  expect_same_bits_over_ten_runs(args, plan, ws.get(), ws_bytes, l, in, c);
+  EXPECT_EQ(a.guard_damage() + b.guard_damage() + c.guard_damage(), "");
+}
+
+// A stream-K plan's workspace is checked before any launch: one byte short is refused.
+TEST(TunedPathsStreamK, ShortWorkspaceIsRefused) {
+  GPUPRIMS_REQUIRE_GPU();
+  const d::GemmPlan plan = d::make_stream_k_plan(d::kTunedConfigs[0], 64, 7);
+  const t::GemmLayout l = t::make_layout(300, 520, 64);
+  t::GuardedArray a(static_cast<std::size_t>(l.m * l.lda), 0), b(static_cast<std::size_t>(l.k * l.ldb), 0),
+      c(static_cast<std::size_t>(l.m * l.ldc), 0);
+  ASSERT_TRUE(a.ok() && b.ok() && c.ok());
+  const d::DeviceShape* device = nullptr;
+  ASSERT_STATUS(Status::success, d::current_device_shape(&device));
+  const std::size_t ws_bytes = d::call_workspace_bytes(plan, l.m, l.n, false, device->sm_count);
+  ASSERT_GT(ws_bytes, 0u);
+  const DeviceBuffer<unsigned char> ws(ws_bytes);
+  ASSERT_TRUE(ws);
+  const d::SgemmArgs args{l.m,      l.n,   l.k,  1.0f,     a.data(), l.lda,
+                          b.data(), l.ldb, 0.0f, c.data(), l.ldc,    gpuprims::gemm::Algorithm::tuned,
+                          nullptr,  false};
+  EXPECT_STATUS(Status::invalid_argument, d::sgemm_run(args, &plan, ws.get(), ws_bytes - 1, nullptr));
+}
+
 // A cluster plan's sums are in split order: the same bits over ten runs, on a small output with a
 // long k (the shapes it is for), C poisoned before each run. (Below sm_90: refused, as above.)
 TEST(TunedPathsCluster, SameBitsOverTenRuns) {
@@ -205,20 +311,7 @@ TEST(TunedPathsCluster, SameBitsOverTenRuns) {
     EXPECT_STATUS(Status::unsupported, d::sgemm_run(args, &plan, nullptr, 0, nullptr));
     return;
   }
-  std::vector<float> first;
-  for (int run = 0; run < 10; ++run) {
-    c.poison();
-    ASSERT_STATUS(Status::success, d::sgemm_run(args, &plan, nullptr, 0, nullptr));
-    CUDA_OK(cudaDeviceSynchronize());
-    const std::vector<float> got = c.download();
-    if (run == 0) {
-      const t::ProductReference ref = t::reference_product(l.m, l.n, l.k, in.A.data(), l.lda, in.B.data(), l.ldb);
-      EXPECT_EQ(t::check_gemm(l, ref, 1.0f, 0.0f, in.C, got, true), "");
-      first = got;
-    } else {
-      ASSERT_EQ(std::memcmp(got.data(), first.data(), got.size() * sizeof(float)), 0) << "run " << run;
-    }
-  }
+  expect_same_bits_over_ten_runs(args, plan, nullptr, 0, l, in, c);
   EXPECT_EQ(a.guard_damage() + b.guard_damage() + c.guard_damage(), "");
 }
 

@@ -7,6 +7,7 @@
 
 #include "gemm/src/epilogue/output.hpp"
 #include "gemm/src/epilogue/visitor_args.hpp"
+#include "gemm/src/stream_k_schedule.hpp"
 
 namespace gpuprims::detail {
 
@@ -21,6 +22,14 @@ struct GemmOperands {
   std::int64_t k_split;
 };
 
+// A stream-K plan's schedule and its workspace (kernels/stream_k.cuh): kStreamKSlotsPerBlock partial
+// tiles per block, and one ticket per shared tile, zero before the launch.
+struct StreamKArgs {
+  StreamKSchedule schedule;
+  float* partials;
+  unsigned* tickets;
+};
+
 struct GemmCall {
   GemmOperands op;
   bool ab_vec4;           // A and B 16-byte aligned, lda and ldb multiples of 4: float4 loads are legal
@@ -31,6 +40,7 @@ struct GemmCall {
                       // (one cluster) of a cluster plan; 1 without a split
   cudaStream_t stream;
   void* rung_workspace;  // workspace the path's launcher needs for itself (RungEntry::workspace_bytes)
+  StreamKArgs stream_k;  // a stream-K plan's (RungEntry::run_stream_k); unused otherwise
 };
 
 }  // namespace gpuprims::detail

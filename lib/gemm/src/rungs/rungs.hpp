@@ -41,6 +41,8 @@ struct RungEntry {
   // A ladder rung's split rule (plan_for): how many k splits an m x n x k product gets on a GPU of
   // sm_count SMs; nullptr: one k range.
   int (*ladder_splits)(std::int64_t m, std::int64_t n, std::int64_t k, int sm_count) = nullptr;
+  // The stream-K form (kernels/stream_k.cuh; GemmCall::stream_k), for tile paths that have one.
+  Status (*run_stream_k)(const GemmCall&) = nullptr;
 };
 
 // A line of the ladder registry (rungs/ladder.cu): a public algorithm and the path it runs (for

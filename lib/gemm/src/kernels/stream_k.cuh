@@ -1,0 +1,171 @@
+#pragma once
+// Stream-K form of rung 9's kernel: a grid of one wave of blocks shares the output's work out evenly,
+// where one block per tile leaves the last wave part-empty (2500^3 in 128 x 128 tiles is 400 tiles on
+// 132 SMs, 3.03 waves that run as 4; 1500^3, 144 tiles, 1.09 waves that run as 2). Whole tiles first, a wave at a
+// time; then the last partial wave and one full one, cut by k slabs into one run per block
+// (stream_k_schedule.hpp). A piece of a tile leaves its partial tile in the workspace and takes an
+// integer ticket; the block that takes the tile's last ticket sums the pieces in k order - a fixed
+// order whoever is last, so the bits are the same every run - and runs the tile's epilogue. No block
+// ever waits for another, and there are no floating-point atomics.
+#include <climits>
+#include <cstdint>
+
+#include "gemm/src/kernels/09_double_buffered.cuh"
+
+namespace gpuprims::detail {
+
+// Slabs [s0, s1) of tile t into acc (zeroed by the caller); the tile's origin into row0 / col0.
+template <class Cfg, bool kVec>
+__device__ __forceinline__ void stream_k_product(const GemmOperands& op, std::int64_t t, std::int64_t s0,
+                                                 std::int64_t s1, float* smem, const WarpTilePosition<Cfg>& pos,
+                                                 std::int64_t* row0, std::int64_t* col0,
+                                                 float (&acc)[Cfg::TM][Cfg::TN]) {
+  const TileCoord tile =
+      tile_coord(t, ceil_div<std::int64_t>(op.m, Cfg::BM), ceil_div<std::int64_t>(op.n, Cfg::BN), Cfg::kGroupM);
+  *row0 = tile.tm * Cfg::BM;
+  *col0 = tile.tn * Cfg::BN;
+  GemmOperands seg = op;
+  const std::int64_t k0 = s0 * Cfg::BK;
+  seg.A += k0;
+  seg.B += k0 * op.ldb;
+  seg.k = min_of(s1 * Cfg::BK, op.k) - k0;  // >= 1: a piece holds at least one slab
+  seg.k_split = seg.k;
+  // The block's previous tile may still be reading the stage this one stores first (or staging C).
+  __syncthreads();
+  SlabLoader<Cfg, kVec> loader(seg, *row0, *col0, static_cast<int>(threadIdx.x));
+  double_buffered_mainloop<Cfg, kVec>(seg, loader, smem, pos, *row0, *col0, acc);
+}
+
+// Float4 v of a thread's accumulators (four consecutive columns of one row; TN is a multiple of 4).
+template <class Cfg>
+__device__ __forceinline__ float4 acc_vec(const float (&acc)[Cfg::TM][Cfg::TN], int v) {
+  const int i = 4 * v / Cfg::TN, j = 4 * v % Cfg::TN;
+  return make_float4(acc[i][j], acc[i][j + 1], acc[i][j + 2], acc[i][j + 3]);
+}
+template <class Cfg>
+__device__ __forceinline__ void set_acc_vec(float (&acc)[Cfg::TM][Cfg::TN], int v, float4 x) {
+  const int i = 4 * v / Cfg::TN, j = 4 * v % Cfg::TN;
+  acc[i][j] = x.x;
+  acc[i][j + 1] = x.y;
+  acc[i][j + 2] = x.z;
+  acc[i][j + 3] = x.w;
+}
+
+// A piece of shared tile `st` in block b's run is done in acc. Returns
+// whether this block finishes the tile, with the tile's sum in acc; else the piece is in the workspace
+// for the block that will. A thread keeps its accumulators as float4s of its own, so a piece is stored
+// and read back in coalesced 16-byte accesses with no reshuffle.
+template <class Cfg>
+__device__ __forceinline__ bool stream_k_fix_up(const StreamKArgs& sk, std::int64_t st, std::int64_t b,
+                                                float (&acc)[Cfg::TM][Cfg::TN], unsigned* last_flag) {
+  constexpr int kVecs = Cfg::TM * Cfg::TN / 4;
+  constexpr std::int64_t kSlotVecs = std::int64_t{kVecs} * Cfg::kThreads;
+  const StreamKSchedule& s = sk.schedule;
+  const int tid = threadIdx.x;
+  const std::int64_t first = s.owner(st * s.slabs), last = s.owner((st + 1) * s.slabs - 1);
+  const auto pieces = static_cast<unsigned>(last - first + 1);
+  unsigned* const ticket = sk.tickets + st;
+  auto* const parts = reinterpret_cast<float4*>(sk.partials);
+  const auto slot_of = [&](std::int64_t block) {
+    const std::int64_t piece_start = max_of(s.begin(block), st * s.slabs);
+    return parts + (block * kStreamKSlotsPerBlock + s.slot(block, piece_start)) * kSlotVecs + tid;
+  };
+
+  // Every other piece in already (the usual case for a tile's first piece, which ends a block's run):
+  // then this one need not go through the workspace.
+  if (tid == 0) *last_flag = *static_cast<volatile unsigned*>(ticket) == pieces - 1 ? 1u : 0u;
+  __syncthreads();
+  if (*last_flag == 0) {
+    float4* const mine = slot_of(b);
+#pragma unroll
+    for (int v = 0; v < kVecs; ++v) __stcg(mine + std::int64_t{v} * Cfg::kThreads, acc_vec<Cfg>(acc, v));
+    __threadfence();  // the piece is visible before its ticket
+    __syncthreads();
+    if (tid == 0) *last_flag = atomicAdd(ticket, 1u) == pieces - 1 ? 1u : 0u;
+    __syncthreads();
+    if (*last_flag == 0) return false;
+  }
+  __threadfence();  // the other pieces, whose tickets came first, are read after them
+  // Sum in k order: piece `first` + the next + ..., this block's own from registers (a + b == b + a
+  // in floating point, so which piece is this block's does not change the bits).
+#pragma unroll
+  for (int v = 0; v < kVecs; ++v) {
+    const float4 own = acc_vec<Cfg>(acc, v);
+    float4 sum = first == b ? own : __ldcg(slot_of(first) + std::int64_t{v} * Cfg::kThreads);
+    for (std::int64_t p = first + 1; p <= last; ++p) {
+      const float4 x = p == b ? own : __ldcg(slot_of(p) + std::int64_t{v} * Cfg::kThreads);
+      sum = make_float4(sum.x + x.x, sum.y + x.y, sum.z + x.z, sum.w + x.w);
+    }
+    set_acc_vec<Cfg>(acc, v, sum);
+  }
+  return true;
+}
+
+// Grid: sk.schedule.blocks blocks. kVec, kStagedC: as double_buffered_kernel.
+template <class Cfg, bool kVec, bool kStagedC, class Visitor>
+__global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocksPerSm)
+    stream_k_kernel(GemmOperands op, EpilogueParams<Visitor> ep, StreamKArgs sk) {
+  extern __shared__ float4 smem_f4[];
+  __shared__ unsigned last_flag;
+  float* const smem = reinterpret_cast<float*>(smem_f4);
+  const StreamKSchedule& s = sk.schedule;
+  const int tid = threadIdx.x;
+  const WarpTilePosition<Cfg> pos(tid);
+  const float prefetched = Epilogue<Visitor>::prefetch(ep);
+  Epilogue<Visitor> epi(ep, prefetched);
+  std::int64_t row0 = 0, col0 = 0;
+
+  // Whole tiles first, then the block's run of shared slabs, through one copy of the main loop and
+  // of the epilogue rather than one per phase.
+  std::int64_t t = blockIdx.x;
+  const std::int64_t b = blockIdx.x, end = s.begin(b + 1);
+  for (std::int64_t i = s.begin(b);;) {
+    std::int64_t tile = 0, s0 = 0, s1 = s.slabs;
+    if (t < s.dp_tiles) {
+      tile = t;
+      t += s.blocks;
+    } else if (i < end) {
+      const std::int64_t st = i / s.slabs;
+      s0 = i - st * s.slabs;
+      s1 = min_of(s.slabs, s0 + (end - i));
+      tile = s.dp_tiles + st;
+      i += s1 - s0;
+    } else {
+      break;
+    }
+    float acc[Cfg::TM][Cfg::TN] = {};
+    stream_k_product<Cfg, kVec>(op, tile, s0, s1, smem, pos, &row0, &col0, acc);
+    const bool whole = s0 == 0 && s1 == s.slabs;
+    if (whole || stream_k_fix_up<Cfg>(sk, tile - s.dp_tiles, b, acc, &last_flag))
+      warp_tile_epilogue<Cfg, kStagedC>(epi, acc, pos, row0, col0, smem);
+  }
+  epi.template finish<Cfg::kThreads>(tid);
+}
+
+// Launches the stream-K form of rung 9's configuration Cfg over c.stream_k's schedule, which must be
+// the one for this call's shape (plan.hpp: stream_k_schedule_for); its tickets are zeroed first.
+template <class Cfg>
+Status launch_stream_k(const GemmCall& c) {
+  const StreamKSchedule& s = c.stream_k.schedule;
+  if (s.tiles != tile_count(c.op.m, c.op.n, Cfg::BM, Cfg::BN) || s.slabs != ceil_div<std::int64_t>(c.op.k, Cfg::BK) ||
+      s.blocks < 1 || s.blocks > INT_MAX || c.splits != 1)
+    return Status::invalid_argument;
+  if (s.shared_tiles() > 0) {
+    if (c.stream_k.partials == nullptr || c.stream_k.tickets == nullptr) return Status::invalid_argument;
+    GPUPRIMS_CUDA_TRY(cudaMemsetAsync(c.stream_k.tickets, 0,
+                                      static_cast<std::size_t>(s.shared_tiles()) * sizeof(unsigned), c.stream));
+  }
+  constexpr int kSmem = double_buffered_smem_bytes<Cfg>();
+  static_assert(kSmem + sizeof(unsigned) < 48 * 1024, "opt in to more than 48 KB of shared memory first");
+  const auto launch = [&](auto vec, auto staged_c, auto visitor) {
+    using V = typename decltype(visitor)::type;
+    stream_k_kernel<Cfg, decltype(vec)::value, decltype(staged_c)::value, V>
+        <<<static_cast<unsigned>(s.blocks), Cfg::kThreads, kSmem, c.stream>>>(c.op, epilogue_params<V>(c), c.stream_k);
+  };
+  return launch_by_vec_and_epilogue(c, [&](auto vec, auto visitor) {
+    if (c.out.c_vec4) launch(vec, False{}, visitor);
+    else launch(vec, True{}, visitor);
+  });
+}
+
+}  // namespace gpuprims::detail
