@@ -1,12 +1,12 @@
 #pragma once
 // Stream-K form of rung 9's kernel: a grid of one wave of blocks shares the output's work out evenly,
 // where one block per tile leaves the last wave part-empty (2500^3 in 128 x 128 tiles is 400 tiles on
-// 132 SMs, 3.03 waves that run as 4; 1500^3, 144 tiles, 1.09 waves that run as 2). Whole tiles first, a wave at a
-// time; then the last partial wave and one full one, cut by k slabs into one run per block
-// (stream_k_schedule.hpp). A piece of a tile leaves its partial tile in the workspace and takes an
-// integer ticket; the block that takes the tile's last ticket sums the pieces in k order - a fixed
-// order whoever is last, so the bits are the same every run - and runs the tile's epilogue. No block
-// ever waits for another, and there are no floating-point atomics.
+// 132 SMs, 3.03 waves that run as 4; 1500^3 is 144 tiles, 1.09 waves that run as 2). Whole tiles
+// first, a wave at a time; then the last full wave and the partial one, cut by k slabs into one run
+// per block (stream_k_schedule.hpp). A piece of a tile leaves its partial tile in the workspace and
+// takes an integer ticket; the block that takes the tile's last ticket sums the pieces in k order - a
+// fixed order whoever is last, so the bits are the same every run - and runs the tile's epilogue. No
+// block ever waits for another, and there are no floating-point atomics.
 #include <climits>
 #include <cstdint>
 
@@ -51,10 +51,10 @@ __device__ __forceinline__ void set_acc_vec(float (&acc)[Cfg::TM][Cfg::TN], int 
   acc[i][j + 3] = x.w;
 }
 
-// A piece of shared tile `st` in block b's run is done in acc. Returns
-// whether this block finishes the tile, with the tile's sum in acc; else the piece is in the workspace
-// for the block that will. A thread keeps its accumulators as float4s of its own, so a piece is stored
-// and read back in coalesced 16-byte accesses with no reshuffle.
+// A piece of shared tile `st` in block b's run is done in acc. Returns whether this block finishes the
+// tile, with the tile's sum in acc; else the piece is in the workspace for the block that will. A
+// thread keeps its accumulators as float4s of its own, so a piece is stored and read back in coalesced
+// 16-byte accesses with no reshuffle.
 template <class Cfg>
 __device__ __forceinline__ bool stream_k_fix_up(const StreamKArgs& sk, std::int64_t st, std::int64_t b,
                                                 float (&acc)[Cfg::TM][Cfg::TN], unsigned* last_flag) {
