@@ -17,8 +17,10 @@ struct NamedCost {
 
 // model_constants.inc: GPUPRIMS_MODEL_GLOBALS(dram_gbs, launch_us, reduce_us) once, then
 // GPUPRIMS_MODEL_PATH(name, block_us, step_us, alone, bandwidth) per tuned path, as sgemm_autotune
-// writes them, and GPUPRIMS_MODEL_CLUSTER(cluster_us) when its sweep timed cluster plans.
+// writes them, GPUPRIMS_MODEL_CLUSTER(cluster_us) when its sweep timed cluster plans and
+// GPUPRIMS_MODEL_STREAM_K(factor) when it timed stream-K plans.
 #define GPUPRIMS_MODEL_CLUSTER(us)
+#define GPUPRIMS_MODEL_STREAM_K(factor)
 #define GPUPRIMS_MODEL_GLOBALS(dram, launch, reduce)
 #define GPUPRIMS_MODEL_PATH(name, block, step, alone, bandwidth) \
   NamedCost{name, PathCost{block, step, alone, bandwidth}},
@@ -38,9 +40,18 @@ constexpr NamedCost kFittedPaths[] = {
 constexpr double kFittedCluster[] = {
 #include "gemm/src/model_constants.inc"
     -1.0};
+#undef GPUPRIMS_MODEL_CLUSTER
+#undef GPUPRIMS_MODEL_STREAM_K
+// The same for the stream-K factor.
+#define GPUPRIMS_MODEL_CLUSTER(us)
+#define GPUPRIMS_MODEL_STREAM_K(factor) factor,
+constexpr double kFittedStreamK[] = {
+#include "gemm/src/model_constants.inc"
+    -1.0};
 #undef GPUPRIMS_MODEL_PATH
 #undef GPUPRIMS_MODEL_GLOBALS
 #undef GPUPRIMS_MODEL_CLUSTER
+#undef GPUPRIMS_MODEL_STREAM_K
 
 ModelConstants build_fitted() {
   ModelConstants m;
@@ -49,6 +60,8 @@ ModelConstants build_fitted() {
   m.reduce_us = kFitted[2];
   m.cluster_fitted = kFittedCluster[0] >= 0.0;
   if (m.cluster_fitted) m.cluster_us = kFittedCluster[0];
+  m.stream_k_fitted = kFittedStreamK[0] >= 0.0;
+  if (m.stream_k_fitted) m.stream_k_factor = kFittedStreamK[0];
   m.complete = true;
   const auto& paths = tuned_paths();
   for (int i = 0; i < kNumTunedPaths; ++i) {

@@ -43,10 +43,11 @@ struct ModelConstants {
   double cluster_us = 1.0;
   bool cluster_fitted = false;  // cluster_us came from timings (model_constants.inc has it)
   // A stream-K plan's compute term is scaled by this: its blocks run slower than the plain kernel's
-  // per tile (run DQ, H200: 2500^3 in 128 x 128 tiles 0.820 ms measured against 0.791 predicted,
-  // 1500^3 0.196 against 0.186, while the plain and split plans there came in 3-10% under their
-  // predictions). Set by hand from those timings, not fitted (the sweep's constants are an H100's).
+  // per tile. Fitted when the sweep timed stream-K plans; else this prior, set by hand from run DQ
+  // (H200: 2500^3 in 128 x 128 tiles 0.820 ms measured against 0.791 predicted, 1500^3 0.196 against
+  // 0.186, while the plain and split plans there came in 3-10% under their predictions).
   double stream_k_factor = 1.08;
+  bool stream_k_fitted = false;  // stream_k_factor came from timings (model_constants.inc has it)
   PathCost paths[kNumTunedPaths];
   bool complete = false;  // every tuned path has fitted constants (a CPU test insists on it)
 };

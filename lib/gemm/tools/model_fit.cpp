@@ -49,17 +49,20 @@ FitReport fit_model(const std::vector<TimedPlan>& samples, const DeviceShape& de
   FitReport report;
   std::vector<const TimedPlan*> all;
   std::vector<std::vector<const TimedPlan*>> by_path(kNumTunedPaths);
-  std::vector<const TimedPlan*> split, cluster;
+  std::vector<const TimedPlan*> split, cluster, stream_k;
   for (const TimedPlan& s : samples) {
     all.push_back(&s);
     by_path[s.path].push_back(&s);
     if (s.plan.splits > 1) (s.plan.cluster ? cluster : split).push_back(&s);
+    if (s.plan.stream_k_blocks > 0) stream_k.push_back(&s);
   }
   model->cluster_fitted = model->cluster_fitted || !cluster.empty();
+  model->stream_k_fitted = model->stream_k_fitted || !stream_k.empty();
   for (report.sweeps = 0; report.sweeps < 400; ++report.sweeps) {
     bool changed = improve(&model->launch_us, 0.2, 20.0, all, device, model);
     changed |= improve(&model->reduce_us, 0.01, 50.0, split, device, model);
     if (!cluster.empty()) changed |= improve(&model->cluster_us, 0.0, 50.0, cluster, device, model);
+    if (!stream_k.empty()) changed |= improve(&model->stream_k_factor, 0.5, 3.0, stream_k, device, model);
     for (int i = 0; i < kNumTunedPaths; ++i) {
       if (by_path[i].empty()) continue;
       PathCost& c = model->paths[i];
@@ -125,6 +128,10 @@ std::string model_constants_inc(const ModelConstants& model, const std::string& 
   }
   if (model.cluster_fitted) {
     std::snprintf(buf, sizeof buf, "GPUPRIMS_MODEL_CLUSTER(%.6g)\n", model.cluster_us);
+    out += buf;
+  }
+  if (model.stream_k_fitted) {
+    std::snprintf(buf, sizeof buf, "GPUPRIMS_MODEL_STREAM_K(%.6g)\n", model.stream_k_factor);
     out += buf;
   }
   return out;

@@ -552,7 +552,8 @@ TEST(GemmCostModel, EveryPlanTheModelRanksFitsTheShape) {
 }
 
 // Times made by a known model; fitted from constants scaled away from it, the fit finds constants
-// whose pick matches the known model's on every shape.
+// whose pick matches the known model's on every shape, and the stream-K factor the times were made
+// with (2500^3 and 4096^3 offer stream-K plans).
 TEST(GemmModelFit, RecoversTheRankingOfAKnownModel) {
   d::DeviceShape device;
   device.sm_count = 132;
@@ -564,6 +565,7 @@ TEST(GemmModelFit, RecoversTheRankingOfAKnownModel) {
     truth.paths[i].step_us = 0.2 + 0.07 * i;
     truth.paths[i].alone = 1.0 + (i % 3) * 0.5;
   }
+  truth.stream_k_factor = 1.3;
   std::vector<d::TimedPlan> samples;
   const std::int64_t shapes[][3] = {{4096, 4096, 4096}, {64, 64, 65536},   {1, 8192, 4096},  {8192, 3, 4096},
                                     {1000, 300, 700},   {16, 1000, 20000}, {20000, 20, 900}, {8192, 8192, 16},
@@ -577,6 +579,8 @@ TEST(GemmModelFit, RecoversTheRankingOfAKnownModel) {
   start.launch_us *= 1.7;
   start.cluster_us *= 3.0;
   start.cluster_fitted = false;
+  start.stream_k_factor = 1.0;
+  start.stream_k_fitted = false;
   for (auto& c : start.paths) {
     c.block_us *= 0.6;
     c.step_us *= 1.4;
@@ -590,6 +594,9 @@ TEST(GemmModelFit, RecoversTheRankingOfAKnownModel) {
   EXPECT_GT(score.worst, 0.95) << score.worst_shape;
   EXPECT_TRUE(start.cluster_fitted) << "the samples held cluster plans";
   EXPECT_NE(d::model_constants_inc(start, "").find("GPUPRIMS_MODEL_CLUSTER("), std::string::npos);
+  EXPECT_TRUE(start.stream_k_fitted) << "the samples held stream-K plans";
+  EXPECT_NEAR(start.stream_k_factor, truth.stream_k_factor, 0.05);
+  EXPECT_NE(d::model_constants_inc(start, "").find("GPUPRIMS_MODEL_STREAM_K("), std::string::npos);
 }
 
 // score_pick names each shape's pick (the lowest prediction) and its fastest measured candidate:
