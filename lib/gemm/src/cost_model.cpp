@@ -34,20 +34,20 @@ constexpr NamedCost kFittedPaths[] = {
 #include "gemm/src/model_constants.inc"
 #undef GPUPRIMS_MODEL_GLOBALS
 #undef GPUPRIMS_MODEL_CLUSTER
-// The fitted cluster constant if the file has one, then -1 (none: the prior stays).
-#define GPUPRIMS_MODEL_GLOBALS(dram, launch, reduce)
-#define GPUPRIMS_MODEL_CLUSTER(us) us,
-constexpr double kFittedCluster[] = {
-#include "gemm/src/model_constants.inc"
-    -1.0};
-#undef GPUPRIMS_MODEL_CLUSTER
 #undef GPUPRIMS_MODEL_STREAM_K
-// The same for the stream-K factor.
-#define GPUPRIMS_MODEL_CLUSTER(us)
-#define GPUPRIMS_MODEL_STREAM_K(factor) factor,
-constexpr double kFittedStreamK[] = {
+// The optional constants the file has; -1 where it has none (the prior stays).
+struct OptionalConstants {
+  double cluster_us = -1.0;
+  double stream_k_factor = -1.0;
+};
+constexpr OptionalConstants kFittedOptional = [] {
+  OptionalConstants o;
+#define GPUPRIMS_MODEL_GLOBALS(dram, launch, reduce)
+#define GPUPRIMS_MODEL_CLUSTER(us) o.cluster_us = us;
+#define GPUPRIMS_MODEL_STREAM_K(factor) o.stream_k_factor = factor;
 #include "gemm/src/model_constants.inc"
-    -1.0};
+  return o;
+}();
 #undef GPUPRIMS_MODEL_PATH
 #undef GPUPRIMS_MODEL_GLOBALS
 #undef GPUPRIMS_MODEL_CLUSTER
@@ -58,10 +58,10 @@ ModelConstants build_fitted() {
   m.dram_gbs = kFitted[0];
   m.launch_us = kFitted[1];
   m.reduce_us = kFitted[2];
-  m.cluster_fitted = kFittedCluster[0] >= 0.0;
-  if (m.cluster_fitted) m.cluster_us = kFittedCluster[0];
-  m.stream_k_fitted = kFittedStreamK[0] >= 0.0;
-  if (m.stream_k_fitted) m.stream_k_factor = kFittedStreamK[0];
+  m.cluster_fitted = kFittedOptional.cluster_us >= 0.0;
+  if (m.cluster_fitted) m.cluster_us = kFittedOptional.cluster_us;
+  m.stream_k_fitted = kFittedOptional.stream_k_factor >= 0.0;
+  if (m.stream_k_fitted) m.stream_k_factor = kFittedOptional.stream_k_factor;
   m.complete = true;
   const auto& paths = tuned_paths();
   for (int i = 0; i < kNumTunedPaths; ++i) {
