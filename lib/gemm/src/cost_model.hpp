@@ -10,7 +10,7 @@
 //                                               [or + cluster_us: splits summed in the launch]
 //                                               [or stream-K: + launch_us + partial tiles / dram_gbs]
 //
-// A stream-K plan (one wave of blocks sharing the tiles' k slabs evenly) counts q = blocks / SMs
+// A stream-K plan (whole tiles, then the last waves' k slabs shared evenly by a wave of blocks) counts q = blocks / SMs
 // without rounding up, and block_us once more per block (the pieces at the ends of its run).
 //
 // where steps = k_split / k_step (a block's main-loop steps), occupancy is read off the device at

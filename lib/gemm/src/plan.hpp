@@ -3,7 +3,8 @@
 // and how k is split over block rows. With splits > 1 the kernel writes one partial product per split
 // into the workspace and kernels/split_k_reduce.cuh sums them in split order before the epilogue; a
 // cluster plan (sm_90) sums them inside the one launch instead (kernels/cluster_split_k.cuh). A
-// stream-K plan runs one wave of blocks over the tiles and their k slabs (kernels/stream_k.cuh).
+// stream-K plan runs the whole tiles a block each, then one wave of blocks over the last waves' tiles
+// and their k slabs (kernels/stream_k.cuh).
 // The arithmetic of plans and of their workspace is plain host code, tested on the CPU.
 #include <cstddef>
 #include <cstdint>
@@ -167,7 +168,12 @@ GPUPRIMS_HD std::int64_t split_k_reduce_blocks(std::int64_t m, std::int64_t n, i
 // Blocks of the kernel that runs the epilogue: the plan's own kernel (a cluster plan's has a block per
 // tile and split), or the reduction after a split, the most it launches for any C (workspace sizing).
 inline std::int64_t epilogue_blocks(const GemmPlan& p, std::int64_t m, std::int64_t n, int sm_count) {
-  if (p.stream_k_blocks > 0) return p.stream_k_blocks;
+  if (p.stream_k_blocks > 0) {
+    // Its grid, StreamKSchedule::grid(), with every sharing block counted (k may leave fewer).
+    const std::int64_t tiles =
+        tile_count(max_of<std::int64_t>(m, 1), max_of<std::int64_t>(n, 1), p.path->bm, p.path->bn);
+    return stream_k_whole_tiles(tiles, p.stream_k_blocks) + p.stream_k_blocks;
+  }
   if (p.cluster) return plan_blocks_x(*p.path, m, n) * p.splits;
   return p.splits > 1 ? split_k_reduce_blocks(m, n, p.splits, sm_count, false) : plan_blocks_x(*p.path, m, n);
 }

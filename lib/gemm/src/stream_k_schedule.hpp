@@ -1,11 +1,19 @@
 #pragma once
-// Who computes what in the stream-K form of the tuned rung's tile paths (kernels/stream_k.cuh): a grid
-// of one wave of blocks over `tiles` output tiles, each `slabs` k slabs deep. Tiles [0, dp_tiles) go
-// whole to the blocks in turn, a wave at a time (tile t to block t % blocks), as the plain kernel's
-// waves would run them. The rest, the last partial wave and one full wave before it, are laid end to
-// end as tiles x slabs units of work ("shared slabs") and cut into one contiguous run per block, equal
-// to within a slab: so no block waits at the end on a part-empty wave, a block holds at most two
-// pieces of tiles (at the ends of its run) besides whole tiles, and a tile is cut into few pieces.
+// Who computes what in the stream-K form of the tuned rung's tile paths (kernels/stream_k.cuh), over
+// `tiles` output tiles each `slabs` k slabs deep, on a GPU that runs `blocks` of them at once (a
+// wave). Tiles [0, dp_tiles) are whole: block t of the grid computes tile t, as the plain kernel's
+// grid would. The rest are laid end to end as tiles x slabs units of work ("shared slabs") and cut
+// into one contiguous run for each of the `blocks` blocks after them, equal to within a slab: so no
+// block waits at the end on a part-empty wave, and a block holds at most two pieces of tiles (at the
+// ends of its run) besides whole tiles. The shared tiles are the partial last wave's alone when at
+// least two full waves come before it and it holds a sixth of a wave or more; else those and the
+// full wave before them. Each piece costs a start of the pipeline and a partial tile's trip through
+// memory: a few tiles cut over a whole wave of blocks fall into a dozen short pieces each, and with
+// one full wave a block that has run a whole tile pays those costs again where a block sharing all the
+// tiles pays them once. On an H200 (128 x 128 tiles, results/nvidia-h200, session 41, run EK) sharing
+// the partial wave alone ran 1000 x 6000 x 3000 (2 full waves, 112 past) 3.7% faster and 3000^3 (4, 48)
+// 1.7% faster, and 1500^3 (1 full wave, 12 past) 33%, 2500^3 (3, 4) 19% and 1024 x 3072 x 2048 (1, 60)
+// 8% slower.
 // Plain host and device code, tested on the CPU.
 #include <cstdint>
 
@@ -17,13 +25,17 @@ namespace gpuprims::detail {
 struct StreamKSchedule {
   std::int64_t tiles = 0;     // output tiles
   std::int64_t slabs = 0;     // k slabs per tile (the last one may be shallower)
-  std::int64_t blocks = 0;    // the grid: every block has a shared slab or a whole tile
-  std::int64_t dp_tiles = 0;  // tiles computed whole, in waves
+  std::int64_t blocks = 0;    // blocks that share the shared slabs out (each has at least one)
+  std::int64_t dp_tiles = 0;  // tiles computed whole, one per block, by the grid's first blocks
+
+  // Blocks of the grid: one per whole tile, then the sharing blocks.
+  GPUPRIMS_HD std::int64_t grid() const { return dp_tiles + blocks; }
 
   // Tiles shared out slab by slab: dp_tiles + i is shared tile i.
   GPUPRIMS_HD std::int64_t shared_tiles() const { return tiles - dp_tiles; }
   GPUPRIMS_HD std::int64_t shared_slabs() const { return shared_tiles() * slabs; }
-  // Block b's run of shared slabs is [begin(b), begin(b + 1)); begin(blocks) is the end of them all.
+  // Sharing block b's (grid block dp_tiles + b) run of shared slabs is [begin(b), begin(b + 1));
+  // begin(blocks) is the end of them all.
   GPUPRIMS_HD std::int64_t begin(std::int64_t b) const { return b * shared_slabs() / blocks; }
   // The block whose run holds shared slab i: the last b with begin(b) <= i (b * S / B <= i exactly when
   // b * S < (i + 1) * B), so empty runs are passed over.
@@ -36,21 +48,31 @@ struct StreamKSchedule {
 // Slots a schedule's workspace holds per block (its first and last piece).
 inline constexpr int kStreamKSlotsPerBlock = 2;
 
-// The schedule of at most `blocks` blocks over `tiles` tiles `slabs` deep (stream_k_schedule_fits).
-// Fewer tiles than blocks, or a whole number of waves' worth: every tile shared, or none (whole waves
-// leave nothing to balance).
+// A sixth: a partial last wave of fewer tiles than a wave's blocks / kStreamKShareOneWaveDivisor is
+// shared together with the full wave before it (see the top of this file), as is any after one full wave.
+inline constexpr std::int64_t kStreamKShareOneWaveDivisor = 6;
+
+// The tiles computed whole when `blocks` blocks share the rest: none with fewer tiles than blocks (all
+// shared), all of a whole number of waves' worth (nothing to balance), else all but the shared waves.
+GPUPRIMS_HD std::int64_t stream_k_whole_tiles(std::int64_t tiles, std::int64_t blocks) {
+  const std::int64_t partial = tiles % blocks;
+  if (tiles <= blocks) return 0;
+  if (partial == 0) return tiles;
+  const bool partial_alone = tiles > 2 * blocks && partial * kStreamKShareOneWaveDivisor >= blocks;
+  return tiles - partial - (partial_alone ? 0 : blocks);
+}
+
+// The schedule of at most `blocks` sharing blocks (a wave) over `tiles` tiles `slabs` deep
+// (stream_k_schedule_fits).
 GPUPRIMS_HD StreamKSchedule make_stream_k_schedule(std::int64_t tiles, std::int64_t slabs, std::int64_t blocks) {
   StreamKSchedule s;
   s.tiles = tiles;
   s.slabs = slabs;
-  s.blocks = blocks;
+  s.dp_tiles = stream_k_whole_tiles(tiles, blocks);
   // With fewer shared slabs than blocks, only as many blocks as slabs: every run then holds at least
   // one slab (floor((b + 1) * S / B) > floor(b * S / B) when S >= B), so every block named by owner()
-  // between a tile's first and last piece has a piece of it.
-  if (tiles <= blocks) s.blocks = min_of(blocks, tiles * slabs);
-  if (tiles <= blocks) s.dp_tiles = 0;
-  else if (tiles % blocks == 0) s.dp_tiles = tiles;
-  else s.dp_tiles = tiles - tiles % blocks - blocks;
+  // between a tile's first and last piece has a piece of it. None when no tile is shared.
+  s.blocks = min_of(blocks, s.shared_slabs());
   return s;
 }
 

@@ -388,9 +388,11 @@ TEST(GemmPlan, ClusterPlansStayWithinAClusterAndNeedNoPartials) {
   EXPECT_FALSE(d::plan_fits(single, 300, 300, 4096)) << "a cluster of one split";
 }
 
-// The stream-K schedule (stream_k_schedule.hpp), walked the way the kernel walks it: whole tiles in
-// waves, then every shared slab in exactly one block's run; a block holds at most two pieces of
-// tiles, in different workspace slots; a tile's pieces are the blocks owner() names, in k order.
+// The stream-K schedule (stream_k_schedule.hpp), walked the way the kernel walks it: one whole tile per
+// block first, then every shared slab in exactly one sharing block's run; a block holds at most two
+// pieces of tiles, in different workspace slots; a tile's pieces are the blocks owner() names, in k
+// order. The shared tiles are the partial last wave's, with the full wave before it when the partial
+// one holds under a sixth of a wave or follows only one full wave.
 TEST(GemmStreamK, RunsCoverEverySharedSlabOnceWithTwoPiecesAtMostPerBlock) {
   for (std::int64_t tiles : {1, 2, 5, 131, 132, 133, 264, 300, 512})
     for (std::int64_t slabs : {1, 2, 3, 64, 513})
@@ -400,13 +402,18 @@ TEST(GemmStreamK, RunsCoverEverySharedSlabOnceWithTwoPiecesAtMostPerBlock) {
         ASSERT_TRUE(d::stream_k_schedule_fits(tiles, slabs, blocks));
         const d::StreamKSchedule s = d::make_stream_k_schedule(tiles, slabs, blocks);
         EXPECT_EQ(s.dp_tiles % blocks, 0);
+        EXPECT_EQ(s.grid(), s.dp_tiles + s.blocks);
+        EXPECT_EQ(s.blocks, std::min(blocks, s.shared_slabs())) << "no block without a slab";
+        const std::int64_t partial = tiles % blocks;
         if (tiles <= blocks) {
           EXPECT_EQ(s.shared_tiles(), tiles);
-          EXPECT_EQ(s.blocks, std::min(blocks, tiles * slabs)) << "no block without a slab";
-        } else if (tiles % blocks == 0) {
+        } else if (partial == 0) {
           EXPECT_EQ(s.shared_tiles(), 0);
+          EXPECT_EQ(s.grid(), tiles) << "the plain kernel's grid";
+        } else if (tiles > 2 * blocks && partial * 6 >= blocks) {
+          EXPECT_EQ(s.shared_tiles(), partial);
         } else {
-          EXPECT_TRUE(s.shared_tiles() > blocks && s.shared_tiles() < 2 * blocks) << s.shared_tiles();
+          EXPECT_EQ(s.shared_tiles(), partial + blocks);
         }
         if (s.shared_tiles() == 0) continue;
         EXPECT_EQ(s.begin(0), 0);
@@ -427,6 +434,10 @@ TEST(GemmStreamK, RunsCoverEverySharedSlabOnceWithTwoPiecesAtMostPerBlock) {
             ++pieces[static_cast<std::size_t>(st)];
             if (s0 != 0 || s1 != slabs) {
               EXPECT_TRUE(slots.insert(s.slot(b, i)).second) << "block " << b;
+              // The kernel's shortcut (stream_k_fix_up): a piece after its tile's first opens its
+              // block's run, so slot 0; the first piece's slot is slot(owner, tile start).
+              const std::int64_t first = s.owner(st * slabs);
+              EXPECT_EQ(s.slot(b, i), b == first ? s.slot(first, st * slabs) : 0) << "block " << b;
             }
             i += s1 - s0;
           }
@@ -450,7 +461,10 @@ TEST(GemmStreamK, PlansFitOnlyTilePathsWithTheFormAndOneKRange) {
   EXPECT_FALSE(d::plan_fits(p, 4096, 4096, 4095)) << "planned for another k";
   EXPECT_FALSE(d::plan_fits(d::make_stream_k_plan(tile, 0, 132), 64, 64, 0)) << "no k";
   EXPECT_EQ(d::plan_label(p), std::string(tile.name) + " stream-k 132");
-  EXPECT_EQ(d::epilogue_blocks(p, 4096, 4096, 132), 132);
+  // 1024 tiles: 924 whole (7 waves), 100 shared by 132 blocks after them.
+  EXPECT_EQ(d::epilogue_blocks(p, 4096, 4096, 132), 924 + 132);
+  EXPECT_EQ(d::stream_k_schedule_for(p, 4096, 4096, 4096).grid(), 924 + 132);
+  EXPECT_EQ(d::epilogue_blocks(p, 1000, 1000, 132), 132) << "64 tiles, all shared";
   EXPECT_EQ(d::partials_bytes(p, 4096, 4096), 132u * 2u * 128u * 128u * 4u + 1024u * 4u);
   EXPECT_EQ(d::stream_k_tickets_offset(p), 132u * 2u * 128u * 128u * 4u);
   d::GemmPlan split = d::make_plan(tile, 4096, 4);

@@ -203,9 +203,10 @@ TEST_P(TunedPaths, ClusterSplitsOnEveryLayout) {
 }
 
 // The stream-K form of each path that has one, over grids of 1, 2, 5 and 7 blocks and one wave of the
-// device (2, 7 and a wave under compute-sanitizer): whole tiles in waves, then the rest cut into pieces (many per tile
-// with a small grid and a short k, one slab each where k has one slab), on the layouts above and on outputs of 18 and
-// 28 tiles (a k that ends inside a slab, padding and offsets). A path without the form makes no such plan.
+// device (2, 7 and a wave under compute-sanitizer): whole tiles first, one per block, then the rest cut into pieces
+// (many per tile with a small grid and a short k, one slab each where k has one slab), on the layouts above and on
+// outputs of 18 and 28 tiles (a k that ends inside a slab, padding and offsets; on 5 blocks, and the 18 tiles on 7,
+// only the partial last wave is shared). A path without the form makes no such plan.
 TEST_P(TunedPaths, StreamKOnEveryLayout) {
   GPUPRIMS_REQUIRE_GPU();
   const d::RungEntry& path = *d::tuned_paths()[GetParam()];
@@ -238,8 +239,8 @@ TEST_P(TunedPaths, StreamKOnEveryLayout) {
 }
 
 // A stream-K plan sums a tile's pieces in k order, whichever block finishes it: the same bits over ten
-// runs where most tiles are cut in two or three (15 tiles of 128 x 128, 7 of them shared by 7 blocks
-// after a wave of whole ones), C poisoned before each run.
+// runs where most tiles are cut in two or three (15 tiles of 128 x 128: 7 whole ones, then 8 shared by
+// 7 blocks), C poisoned before each run.
 TEST(TunedPathsStreamK, SameBitsOverTenRuns) {
   GPUPRIMS_REQUIRE_GPU();
   const d::RungEntry& path = d::kTunedConfigs[0];  // 128 x 128

@@ -1,12 +1,15 @@
 #pragma once
-// Stream-K form of rung 9's kernel: a grid of one wave of blocks shares the output's work out evenly,
-// where one block per tile leaves the last wave part-empty (2500^3 in 128 x 128 tiles is 400 tiles on
-// 132 SMs, 3.03 waves that run as 4; 1500^3 is 144 tiles, 1.09 waves that run as 2). Whole tiles
-// first, a wave at a time; then the last full wave and the partial one, cut by k slabs into one run
-// per block (stream_k_schedule.hpp). A piece of a tile leaves its partial tile in the workspace and
-// takes an integer ticket; the block that takes the tile's last ticket sums the pieces in k order - a
-// fixed order whoever is last, so the bits are the same every run - and runs the tile's epilogue. No
-// block ever waits for another, and there are no floating-point atomics.
+// Stream-K form of rung 9's kernel: where one block per tile leaves the last wave part-empty (2500^3
+// in 128 x 128 tiles is 400 tiles on 132 SMs, 3.03 waves that run as 4; 1500^3 is 144 tiles, 1.09
+// waves that run as 2), the tiles of the last waves are shared out evenly. The grid's first blocks
+// take one whole tile each, as the plain kernel's would, with its code; after them, one wave of
+// blocks takes the rest cut by k slabs, one run per block (stream_k_schedule.hpp). A piece of a tile
+// leaves its partial tile in the workspace and takes an integer ticket; the block that takes the
+// tile's last ticket sums the pieces in k order - a fixed order whoever is last, so the bits are the
+// same every run - and runs the tile's epilogue. No block ever waits for another, and there are no
+// floating-point atomics. (An earlier form ran one persistent wave that looped over the whole tiles
+// too, and ran them slower than the plain kernel: 128 x 128 at 4096^3 in 3.12 ms against 3.08 on an
+// H200; results/nvidia-h200, session 39, run DT.)
 #include <climits>
 #include <cstdint>
 
@@ -66,9 +69,11 @@ __device__ __forceinline__ bool stream_k_fix_up(const StreamKArgs& sk, std::int6
   const auto pieces = static_cast<unsigned>(last - first + 1);
   unsigned* const ticket = sk.tickets + st;
   auto* const parts = reinterpret_cast<float4*>(sk.partials);
+  // Piece p's slot (StreamKSchedule::slot) without a division per access: the tile's first piece may be
+  // the last of its block's run (slot 1), every later piece opens its block's run (slot 0).
+  const int first_slot = s.slot(first, st * s.slabs);
   const auto slot_of = [&](std::int64_t block) {
-    const std::int64_t piece_start = max_of(s.begin(block), st * s.slabs);
-    return parts + (block * kStreamKSlotsPerBlock + s.slot(block, piece_start)) * kSlotVecs + tid;
+    return parts + (block * kStreamKSlotsPerBlock + (block == first ? first_slot : 0)) * kSlotVecs + tid;
   };
 
   // Every other piece in already (the usual case for a tile's first piece, which ends a block's run):
@@ -101,7 +106,9 @@ __device__ __forceinline__ bool stream_k_fix_up(const StreamKArgs& sk, std::int6
   return true;
 }
 
-// Grid: sk.schedule.blocks blocks. kVec, kStagedC: as double_buffered_kernel.
+// Grid: sk.schedule.grid() blocks. The first dp_tiles run one whole tile each, with the plain kernel's
+// code (double_buffered_tile); each of the rest runs its run of shared slabs. kVec, kStagedC: as
+// double_buffered_kernel.
 template <class Cfg, bool kVec, bool kStagedC, class Visitor>
 __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocksPerSm)
     stream_k_kernel(GemmOperands op, EpilogueParams<Visitor> ep, StreamKArgs sk) {
@@ -109,34 +116,24 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocksPerSm)
   __shared__ unsigned last_flag;
   float* const smem = reinterpret_cast<float*>(smem_f4);
   const StreamKSchedule& s = sk.schedule;
+  if (blockIdx.x < s.dp_tiles) {
+    double_buffered_tile<Cfg, kVec, kStagedC>(op, ep, blockIdx.x, smem);
+    return;
+  }
   const int tid = threadIdx.x;
   const WarpTilePosition<Cfg> pos(tid);
   const float prefetched = Epilogue<Visitor>::prefetch(ep);
   Epilogue<Visitor> epi(ep, prefetched);
-  std::int64_t row0 = 0, col0 = 0;
-
-  // Whole tiles first, then the block's run of shared slabs, through one copy of the main loop and
-  // of the epilogue rather than one per phase.
-  std::int64_t t = blockIdx.x;
-  const std::int64_t b = blockIdx.x, end = s.begin(b + 1);
-  for (std::int64_t i = s.begin(b);;) {
-    std::int64_t tile = 0, s0 = 0, s1 = s.slabs;
-    if (t < s.dp_tiles) {
-      tile = t;
-      t += s.blocks;
-    } else if (i < end) {
-      const std::int64_t st = i / s.slabs;
-      s0 = i - st * s.slabs;
-      s1 = min_of(s.slabs, s0 + (end - i));
-      tile = s.dp_tiles + st;
-      i += s1 - s0;
-    } else {
-      break;
-    }
+  const std::int64_t b = blockIdx.x - s.dp_tiles, end = s.begin(b + 1);
+  for (std::int64_t i = s.begin(b); i < end;) {
+    const std::int64_t st = i / s.slabs;
+    const std::int64_t s0 = i - st * s.slabs, s1 = min_of(s.slabs, s0 + (end - i));
+    i += s1 - s0;
+    std::int64_t row0 = 0, col0 = 0;
     float acc[Cfg::TM][Cfg::TN] = {};
-    stream_k_product<Cfg, kVec>(op, tile, s0, s1, smem, pos, &row0, &col0, acc);
-    const bool whole = s0 == 0 && s1 == s.slabs;
-    if (whole || stream_k_fix_up<Cfg>(sk, tile - s.dp_tiles, b, acc, &last_flag))
+    stream_k_product<Cfg, kVec>(op, s.dp_tiles + st, s0, s1, smem, pos, &row0, &col0, acc);
+    const bool whole = s0 == 0 && s1 == s.slabs;  // a run of more than a tile's slabs holds whole tiles
+    if (whole || stream_k_fix_up<Cfg>(sk, st, b, acc, &last_flag))
       warp_tile_epilogue<Cfg, kStagedC>(epi, acc, pos, row0, col0, smem);
   }
   epi.template finish<Cfg::kThreads>(tid);
@@ -148,8 +145,9 @@ template <class Cfg>
 Status launch_stream_k(const GemmCall& c) {
   const StreamKSchedule& s = c.stream_k.schedule;
   if (s.tiles != tile_count(c.op.m, c.op.n, Cfg::BM, Cfg::BN) || s.slabs != ceil_div<std::int64_t>(c.op.k, Cfg::BK) ||
-      s.blocks < 1 || s.blocks > INT_MAX || c.splits != 1)
+      s.blocks < 0 || (s.blocks > 0) != (s.shared_tiles() > 0) || c.splits != 1)
     return Status::invalid_argument;
+  if (s.grid() > INT_MAX) return Status::unsupported;  // as the plain kernel's grid (tile_grid)
   if (s.shared_tiles() > 0) {
     if (c.stream_k.partials == nullptr || c.stream_k.tickets == nullptr) return Status::invalid_argument;
     GPUPRIMS_CUDA_TRY(cudaMemsetAsync(c.stream_k.tickets, 0,
@@ -160,7 +158,7 @@ Status launch_stream_k(const GemmCall& c) {
   const auto launch = [&](auto vec, auto staged_c, auto visitor) {
     using V = typename decltype(visitor)::type;
     stream_k_kernel<Cfg, decltype(vec)::value, decltype(staged_c)::value, V>
-        <<<static_cast<unsigned>(s.blocks), Cfg::kThreads, kSmem, c.stream>>>(c.op, epilogue_params<V>(c), c.stream_k);
+        <<<static_cast<unsigned>(s.grid()), Cfg::kThreads, kSmem, c.stream>>>(c.op, epilogue_params<V>(c), c.stream_k);
   };
   return launch_by_vec_and_epilogue(c, [&](auto vec, auto visitor) {
     if (c.out.c_vec4) launch(vec, False{}, visitor);

@@ -1,6 +1,6 @@
 // Instantiates the tuned rung's tile paths: rung 9's double-buffered kernel in several tile shapes,
 // each able to split k over block rows (the small tiles also in one launch, through a cluster:
-// paths/cluster_split.cu; 128 x 128 x 8 also stream-K over one wave of blocks: paths/stream_k.cu).
+// paths/cluster_split.cu; 128 x 128 x 8 also in a stream-K form: paths/stream_k.cu).
 // Which one runs for a shape, and in which form, is the cost model's choice (cost_model.hpp).
 #include "gemm/src/kernels/09_double_buffered.cuh"
 #include "gemm/src/paths/cluster_split.hpp"
