@@ -42,10 +42,11 @@ struct ModelConstants {
   // the cluster's shared memory). Fitted when the sweep timed cluster plans; else this prior.
   double cluster_us = 1.0;
   bool cluster_fitted = false;  // cluster_us came from timings (model_constants.inc has it)
-  // A stream-K plan's compute term is scaled by this: its blocks run slower than the plain kernel's
-  // per tile. Fitted when the sweep timed stream-K plans; else this prior, set by hand from run DQ
-  // (H200: 2500^3 in 128 x 128 tiles 0.820 ms measured against 0.791 predicted, 1500^3 0.196 against
-  // 0.186, while the plain and split plans there came in 3-10% under their predictions).
+  // A stream-K plan's compute term is scaled by this. Fitted when the sweep timed stream-K plans; else
+  // this prior, set by hand from run DQ on session 39's form, whose blocks ran slower than the plain
+  // kernel's per tile (H200: 2500^3 in 128 x 128 tiles 0.820 ms measured against 0.791 predicted,
+  // 1500^3 0.196 against 0.186, while the plain and split plans there came in 3-10% under their
+  // predictions). Session 41's form runs faster than that prior says (docs/SGEMM-TUNED.md).
   double stream_k_factor = 1.08;
   bool stream_k_fitted = false;  // stream_k_factor came from timings (model_constants.inc has it)
   PathCost paths[kNumTunedPaths];

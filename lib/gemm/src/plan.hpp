@@ -170,9 +170,7 @@ GPUPRIMS_HD std::int64_t split_k_reduce_blocks(std::int64_t m, std::int64_t n, i
 inline std::int64_t epilogue_blocks(const GemmPlan& p, std::int64_t m, std::int64_t n, int sm_count) {
   if (p.stream_k_blocks > 0) {
     // Its grid, StreamKSchedule::grid(), with every sharing block counted (k may leave fewer).
-    const std::int64_t tiles =
-        tile_count(max_of<std::int64_t>(m, 1), max_of<std::int64_t>(n, 1), p.path->bm, p.path->bn);
-    return stream_k_whole_tiles(tiles, p.stream_k_blocks) + p.stream_k_blocks;
+    return stream_k_whole_tiles(plan_blocks_x(*p.path, m, n), p.stream_k_blocks) + p.stream_k_blocks;
   }
   if (p.cluster) return plan_blocks_x(*p.path, m, n) * p.splits;
   return p.splits > 1 ? split_k_reduce_blocks(m, n, p.splits, sm_count, false) : plan_blocks_x(*p.path, m, n);
