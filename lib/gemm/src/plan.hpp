@@ -66,10 +66,20 @@ inline GemmPlan make_stream_k_plan(const RungEntry& path, std::int64_t k, int bl
   return p;
 }
 
-// A stream-K plan's schedule for an m x n x k product: the path's tiles, its main loop's k steps.
+// What a stream-K plan's blocks share on an m x n x k product: the path's output tiles and its main
+// loop's k steps (slabs) per tile. Written once for the schedule and for plan_fits' check of it.
+struct StreamKWork {
+  std::int64_t tiles;
+  std::int64_t slabs;
+};
+inline StreamKWork stream_k_work(const RungEntry& path, std::int64_t m, std::int64_t n, std::int64_t k) {
+  return StreamKWork{tile_count(m, n, path.bm, path.bn), ceil_div<std::int64_t>(k, path.k_step)};
+}
+
+// A stream-K plan's schedule for an m x n x k product.
 inline StreamKSchedule stream_k_schedule_for(const GemmPlan& p, std::int64_t m, std::int64_t n, std::int64_t k) {
-  return make_stream_k_schedule(tile_count(m, n, p.path->bm, p.path->bn), ceil_div<std::int64_t>(k, p.path->k_step),
-                                p.stream_k_blocks);
+  const StreamKWork w = stream_k_work(*p.path, m, n, k);
+  return make_stream_k_schedule(w.tiles, w.slabs, p.stream_k_blocks);
 }
 
 // "path", "path split S", "path cluster S" or "path stream-k B": how benchmarks and the autotuner
@@ -88,10 +98,11 @@ inline bool plan_fits(const GemmPlan& p, std::int64_t m, std::int64_t n, std::in
   if (p.path->kind == PathKind::few_rows && m > p.path->bm) return false;
   if (p.path->kind == PathKind::few_cols && n > p.path->bn) return false;
   if (p.stream_k_blocks != 0) {
-    return p.stream_k_blocks > 0 && p.stream_k_blocks <= kMaxStreamKBlocks && p.path->run_stream_k != nullptr &&
-           p.path->kind == PathKind::tile && p.splits == 1 && !p.cluster && p.k_split == k && k > 0 &&
-           stream_k_schedule_fits(tile_count(m, n, p.path->bm, p.path->bn), ceil_div<std::int64_t>(k, p.path->k_step),
-                                  p.stream_k_blocks);
+    if (p.stream_k_blocks < 0 || p.stream_k_blocks > kMaxStreamKBlocks || p.path->run_stream_k == nullptr ||
+        p.path->kind != PathKind::tile || p.splits != 1 || p.cluster || p.k_split != k || k <= 0)
+      return false;
+    const StreamKWork w = stream_k_work(*p.path, m, n, k);
+    return stream_k_schedule_fits(w.tiles, w.slabs, p.stream_k_blocks);
   }
   if (p.splits == 1) return p.k_split == k && !p.cluster;
   if (p.cluster && (p.path->run_cluster == nullptr || p.splits > kMaxClusterSplits)) return false;
