@@ -29,11 +29,15 @@ struct BlockTile2DConfig {
 
 // Rungs 8-10: block tile BM x BN split into warp tiles WM x WN; in a warp, 4 x 8 threads each own
 // (WM / 16) x (WN / 32) sub-tiles of 4 x 4 results. BK is the depth of one shared-memory slab.
-template <int BM_, int BN_, int BK_, int WM_, int WN_, int MinBlocksPerSm_, int GroupM_ = 8>
+// WholeVectorEdges: rung 9's edge tiles load their whole slabs with predicated 16-byte loads
+// (SlabLoader::load_whole_vectors) instead of load()'s branches; see the tuned configurations below.
+template <int BM_, int BN_, int BK_, int WM_, int WN_, int MinBlocksPerSm_, int GroupM_ = 8,
+          bool WholeVectorEdges_ = false>
 struct WarpTileConfig {
   static constexpr int BM = BM_, BN = BN_, BK = BK_, WM = WM_, WN = WN_;
   static constexpr int kMinBlocksPerSm = MinBlocksPerSm_;
   static constexpr int kGroupM = GroupM_;
+  static constexpr bool kWholeVectorEdges = WholeVectorEdges_;
   static constexpr int kWarpsM = BM / WM, kWarpsN = BN / WN;
   static constexpr int kThreads = kWarpsM * kWarpsN * 32;
   static constexpr int kThreadRows = 4, kThreadCols = 8;  // lanes of a warp: 4 rows x 8 columns
@@ -52,12 +56,21 @@ using WarptileRungConfig = WarpTileConfig<128, 128, 8, 32, 64, 1>;
 using DoubleBufferedRungConfig = WarpTileConfig<128, 128, 8, 32, 64, 1>;
 
 // The tuned rung's candidates (all run the double-buffered kernel). Index = config id in the table.
+// Edge tiles on predicated loads (WholeVectorEdges) where that measured faster. Run EV (H200,
+// results/nvidia-h200/README.md, session 42) timed plain kernels on eight shapes with edge tiles or a
+// k tail:
+// - 128 x 128 x 16 took 1.8-4.3% less time.
+// - 64 x 128 and 64 x 64 took 1-18% less at seven of the eight. They took 7.8% and 5.4% more
+//   at one each (100 x 8192 x 4096 and 80 x 6000 x 6000).
+// - 256 x 128 took up to 3.9% more, even at 4096^3, where no tile has an edge.
+// - 128 x 256 and 128 x 128 x 8 moved from -2.5% to +2.8%.
+// These and 32 x 64 x 32 (not timed) keep the branching loads, and their code is as before.
 using TunedConfig0 = WarpTileConfig<128, 128, 8, 32, 64, 1>;
-using TunedConfig1 = WarpTileConfig<128, 128, 16, 32, 64, 1>;
+using TunedConfig1 = WarpTileConfig<128, 128, 16, 32, 64, 1, 8, true>;
 using TunedConfig2 = WarpTileConfig<128, 256, 8, 64, 64, 1>;
 using TunedConfig3 = WarpTileConfig<256, 128, 8, 64, 64, 1>;
-using TunedConfig4 = WarpTileConfig<64, 128, 16, 32, 64, 3>;
-using TunedConfig5 = WarpTileConfig<64, 64, 16, 32, 32, 4>;
+using TunedConfig4 = WarpTileConfig<64, 128, 16, 32, 64, 3, 8, true>;
+using TunedConfig5 = WarpTileConfig<64, 64, 16, 32, 32, 4, 8, true>;
 using TunedConfig6 = WarpTileConfig<32, 64, 32, 32, 32, 4>;
 
 // The few-rows path (kernels/few_rows.cuh, m <= kRows; one kernel per kRows in kFewRowsVariants):

@@ -50,4 +50,25 @@ __device__ __forceinline__ float4 load4_valid(const float* p, bool row_ok, std::
   return r;
 }
 
+// p[0..3] as one 16-byte load when `pred`, else zeros, without a branch: the registers are zeroed and
+// the load is predicated off (p must be 16-byte aligned whenever pred holds). A branch around each
+// load, as load4_valid has, costs an edge tile's k loop its convergence barriers and jumps on every
+// slab; in SASS this is one predicated LDG.E.128.
+__device__ __forceinline__ float4 load4_if(const float* p, bool pred) {
+  float4 r;
+  asm volatile(
+      "{\n"
+      "  .reg .pred q;\n"
+      "  setp.ne.b32 q, %5, 0;\n"
+      "  mov.b32 %0, 0;\n"
+      "  mov.b32 %1, 0;\n"
+      "  mov.b32 %2, 0;\n"
+      "  mov.b32 %3, 0;\n"
+      "  @q ld.global.v4.f32 {%0, %1, %2, %3}, [%4];\n"
+      "}\n"
+      : "=f"(r.x), "=f"(r.y), "=f"(r.z), "=f"(r.w)
+      : "l"(p), "r"(static_cast<int>(pred)));
+  return r;
+}
+
 }  // namespace gpuprims::detail

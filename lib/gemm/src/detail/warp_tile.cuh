@@ -32,6 +32,7 @@ class SlabLoader {
 
  public:
   using ATile = SwizzledATile<BM, BK>;
+  static constexpr bool kVecLoads = kVec;
 
   __device__ SlabLoader(const GemmOperands& op, std::int64_t row0, std::int64_t col0, int tid)
       : a_row_(tid / (BK / 4)), a_k4_((tid % (BK / 4)) * 4), b_row_(tid / (BN / 4)), b_c4_((tid % (BN / 4)) * 4) {
@@ -69,6 +70,20 @@ class SlabLoader {
     b_ptr_ += BK * op.ldb;
   }
 
+  // The same for a whole slab (BK deep) of an edge tile whose vectors are each wholly inside the
+  // matrix or wholly outside it (kVec, n % 4 == 0: slab_has_whole_vectors): each float4 is one 16-byte
+  // load predicated on its row (A) or column group (B) existing, with no branch. load() takes the
+  // k tail and the rest.
+  __device__ __forceinline__ void load_whole_vectors(const GemmOperands& op) {
+    static_assert(kVec, "16-byte loads need the aligned form");
+#pragma unroll
+    for (int i = 0; i < Cfg::kAVecs; ++i) a_[i] = load4_if(a_ptr_ + i * kARowStep * op.lda, (a_rows_ok_ >> i) & 1u);
+#pragma unroll
+    for (int i = 0; i < Cfg::kBVecs; ++i) b_[i] = load4_if(b_ptr_ + i * kBRowStep * op.ldb, b_cols_ > 0);
+    a_ptr_ += BK;
+    b_ptr_ += BK * op.ldb;
+  }
+
   // Registers -> shared memory (A transposed through the swizzled layout, B as is).
   __device__ __forceinline__ void store(float* As, float* Bs) const {
 #pragma unroll
@@ -99,6 +114,13 @@ class SlabLoader {
 template <class Cfg, bool kVec>
 __device__ __forceinline__ bool slab_has_no_edge(const GemmOperands& op, std::int64_t row0, std::int64_t col0) {
   return kVec && row0 + Cfg::BM <= op.m && col0 + Cfg::BN <= op.n && op.k % Cfg::BK == 0;
+}
+
+// Whether an edge tile's whole slabs can take SlabLoader::load_whole_vectors: 16-byte loads, and no
+// float4 of B straddles n (A's rows are whole or absent; only the k tail splits its vectors).
+template <bool kVec>
+__device__ __forceinline__ bool slab_has_whole_vectors(const GemmOperands& op) {
+  return kVec && op.n % 4 == 0;
 }
 
 // Where a thread's results sit in the block tile: warp tile origin (wm, wn) and lane (tr, tc). Its

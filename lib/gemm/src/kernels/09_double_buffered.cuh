@@ -24,7 +24,9 @@ namespace gpuprims::detail {
 // before the slab's last k step: the next slab's first fragment is read right after it, while that
 // step's FMAs run, so no warp leaves the barrier only to wait on shared memory. kNoEdge: every slab
 // takes the loads with no edge tests (slab_has_no_edge), a separate copy of the loop so neither form
-// carries the other's instructions.
+// carries the other's instructions. In the other copy, a configuration with kWholeVectorEdges loads
+// each whole slab without branches (load_whole_vectors) when B's rows are whole float4s; the k tail
+// and the rest go through load()'s tests.
 template <class Cfg, bool kNoEdge, class Loader>
 __device__ __forceinline__ void double_buffered_slabs(const GemmOperands& op, Loader& loader, float* smem,
                                                       const WarpTilePosition<Cfg>& pos,
@@ -32,9 +34,16 @@ __device__ __forceinline__ void double_buffered_slabs(const GemmOperands& op, Lo
   constexpr int kAFloats = Loader::ATile::kFloats;
   constexpr int kStage = kAFloats + Cfg::BK * Cfg::BN;
   static_assert(Cfg::BK % 2 == 0, "k step p uses fragment p % 2, so each slab starts on fragment 0");
+  const bool whole_vectors = slab_has_whole_vectors < Loader::kVecLoads && Cfg::kWholeVectorEdges > (op);
   const auto load = [&](std::int64_t k_left) {
-    if constexpr (kNoEdge) loader.load_full(op);
-    else loader.load(op, slab_depth<Cfg::BK>(k_left));
+    if constexpr (kNoEdge) {
+      loader.load_full(op);
+    } else if constexpr (Loader::kVecLoads && Cfg::kWholeVectorEdges) {
+      if (whole_vectors && k_left >= Cfg::BK) loader.load_whole_vectors(op);
+      else loader.load(op, slab_depth<Cfg::BK>(k_left));
+    } else {
+      loader.load(op, slab_depth<Cfg::BK>(k_left));
+    }
   };
   Fragment<Cfg> frag[2];
   // One slab on stage kCur (k_left of k still to go, this slab included), whose fragment 0 is in
