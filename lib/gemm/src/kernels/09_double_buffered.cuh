@@ -34,16 +34,20 @@ __device__ __forceinline__ void double_buffered_slabs(const GemmOperands& op, Lo
   constexpr int kAFloats = Loader::ATile::kFloats;
   constexpr int kStage = kAFloats + Cfg::BK * Cfg::BN;
   static_assert(Cfg::BK % 2 == 0, "k step p uses fragment p % 2, so each slab starts on fragment 0");
-  const bool whole_vectors = slab_has_whole_vectors < Loader::kVecLoads && Cfg::kWholeVectorEdges > (op);
+  constexpr bool kWholeVectorForm = Loader::kVecLoads && Cfg::kWholeVectorEdges;
+  const bool whole_vectors = slab_has_whole_vectors<kWholeVectorForm>(op);
   const auto load = [&](std::int64_t k_left) {
     if constexpr (kNoEdge) {
       loader.load_full(op);
-    } else if constexpr (Loader::kVecLoads && Cfg::kWholeVectorEdges) {
-      if (whole_vectors && k_left >= Cfg::BK) loader.load_whole_vectors(op);
-      else loader.load(op, slab_depth<Cfg::BK>(k_left));
-    } else {
-      loader.load(op, slab_depth<Cfg::BK>(k_left));
+      return;
     }
+    if constexpr (kWholeVectorForm) {
+      if (whole_vectors && k_left >= Cfg::BK) {
+        loader.load_whole_vectors(op);
+        return;
+      }
+    }
+    loader.load(op, slab_depth<Cfg::BK>(k_left));
   };
   Fragment<Cfg> frag[2];
   // One slab on stage kCur (k_left of k still to go, this slab included), whose fragment 0 is in
