@@ -8,12 +8,16 @@
 // rungs (tf32x3 included), within kLossyBound for the TF32 ones (ours and cuBLAS's). The accuracy
 // suite ("suite": "accuracy", not timed) measures tuned, tf32, tf32x3 and both cuBLAS modes against a
 // double-precision CPU reference (gemm_accuracy.hpp).
-//   sgemm_bench [--out sgemm.json] [--quick] [--suite all|standard|heldout|accuracy|tc_splits]
+// The held-out suite runs with beta = 0 unless --beta says otherwise: with beta != 0 every call reads C
+// (the accumulating form C = A B + beta C users call for updates), C and cuBLAS's reference start from
+// one random matrix, and the records carry "beta".
+//   sgemm_bench [--out sgemm.json] [--quick] [--suite all|standard|heldout|accuracy|tc_splits] [--beta B]
 //   sgemm_bench --single ALGO M N K     one call, for ncu (ALGO cublas: cuBLAS FP32, pedantic)
 #include <gpuprims/gemm.hpp>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -98,16 +102,28 @@ int run_single(int argc, char** argv) {
 // and R holding cuBLAS's product, freed when it goes out of scope.
 struct DeviceProblem {
   gpuprims::detail::DeviceBuffer<float> A, B, C, R;
+  // beta != 0: C and R start as one random matrix, R then holds A B + beta R (C0 keeps the start, so
+  // that each check starts from it again).
   DeviceProblem(cublasHandle_t cublas, std::int64_t m, std::int64_t n, std::int64_t k, std::uint64_t seed_a,
-                std::uint64_t seed_b)
+                std::uint64_t seed_b, float beta = 0.0f)
       : A(device_buffer<float>(m * k, "A")),
         B(device_buffer<float>(k * n, "B")),
         C(device_buffer<float>(m * n, "C")),
         R(device_buffer<float>(m * n, "R")) {
     BENCH_CUDA(tk::fill_uniform(A.get(), m * k, seed_a));
     BENCH_CUDA(tk::fill_uniform(B.get(), k * n, seed_b));
-    BENCH_CUBLAS(tk::sgemm_rowmajor(cublas, m, n, k, 1.0f, A.get(), k, B.get(), n, 0.0f, R.get(), n));
+    if (beta != 0.0f) {
+      C0 = device_buffer<float>(m * n, "C0");
+      BENCH_CUDA(tk::fill_uniform(C0.get(), m * n, seed_a + seed_b));
+      BENCH_CUDA(cudaMemcpy(R.get(), C0.get(), m * n * 4, cudaMemcpyDeviceToDevice));
+      // A device-to-device cudaMemcpy may return before the copy ends, and cuBLAS runs on the timer's
+      // non-blocking stream, which does not wait for it (without this, runs EZ and FA's references read a
+      // partly copied R at two of the largest shapes).
+      BENCH_CUDA(cudaDeviceSynchronize());
+    }
+    BENCH_CUBLAS(tk::sgemm_rowmajor(cublas, m, n, k, 1.0f, A.get(), k, B.get(), n, beta, R.get(), n));
   }
+  gpuprims::detail::DeviceBuffer<float> C0;
 };
 
 // The plan the tuned rung picks for a row-major m x n x k call that stores C, and its predicted time.
@@ -124,8 +140,9 @@ std::string tuned_plan(std::int64_t m, std::int64_t n, std::int64_t k, double* p
   return d::plan_label(plan);
 }
 
-// The tuned rung against cuBLAS on every held-out shape; a summary by class at the end.
-void run_heldout(Timer& timer, cublasHandle_t cublas, const TimingOptions& opt, bool quick, Report& report) {
+// The tuned rung against cuBLAS on every held-out shape, both with `beta`; a summary by class at the end.
+void run_heldout(Timer& timer, cublasHandle_t cublas, const TimingOptions& opt, bool quick, float beta,
+                 Report& report) {
   std::vector<GemmShape> shapes = heldout_suite();
   if (quick) {
     std::vector<GemmShape> few;
@@ -144,22 +161,27 @@ void run_heldout(Timer& timer, cublasHandle_t cublas, const TimingOptions& opt, 
     classes.push_back({cls, {}});
     return classes.back().second;
   };
-  std::printf("\nheld-out suite (%zu shapes, seed %llu)\n%-20s %-20s %-30s %10s %10s %8s\n", shapes.size(),
-              static_cast<unsigned long long>(kHeldOutSeed), "shape", "class", "plan", "ms", "cuBLAS ms", "x cuBLAS");
+  std::printf("\nheld-out suite (%zu shapes, seed %llu, beta %g)\n%-20s %-20s %-30s %10s %10s %8s\n", shapes.size(),
+              static_cast<unsigned long long>(kHeldOutSeed), static_cast<double>(beta), "shape", "class", "plan", "ms",
+              "cuBLAS ms", "x cuBLAS");
   for (const GemmShape& s : shapes) {
     const std::int64_t m = s.m, n = s.n, k = s.k;
     const double flops = 2.0 * m * n * k;
-    const DeviceProblem problem(cublas, m, n, k, 31 + m, 37 + n);
+    const DeviceProblem problem(cublas, m, n, k, 31 + m, 37 + n, beta);
     float *A = problem.A.get(), *B = problem.B.get(), *C = problem.C.get(), *R = problem.R.get();
     auto call = [&] {
       const gpuprims::Status st =
-          gpuprims::gemm::sgemm(m, n, k, 1.0f, A, k, B, n, 0.0f, C, n, Algorithm::tuned, timer.stream());
+          gpuprims::gemm::sgemm(m, n, k, 1.0f, A, k, B, n, beta, C, n, Algorithm::tuned, timer.stream());
       if (st != gpuprims::Status::success) {
         std::fprintf(stderr, "[bench] tuned %s failed: %s\n", shape_name({m, n, k}).c_str(), gpuprims::to_string(st));
         std::exit(1);
       }
     };
-    BENCH_CUDA(cudaMemsetAsync(C, 0xFF, m * n * 4, timer.stream()));
+    // The timed calls below accumulate into C (beta != 0) and so grow it; only this checked call starts
+    // from C0, and the growth stays far from overflow over a few dozen calls.
+    if (beta != 0.0f)
+      BENCH_CUDA(cudaMemcpyAsync(C, problem.C0.get(), m * n * 4, cudaMemcpyDeviceToDevice, timer.stream()));
+    else BENCH_CUDA(cudaMemsetAsync(C, 0xFF, m * n * 4, timer.stream()));
     call();
     BENCH_CUDA(cudaStreamSynchronize(timer.stream()));
     std::vector<float> ref(static_cast<std::size_t>(m * n)), ours(ref.size());
@@ -168,7 +190,7 @@ void run_heldout(Timer& timer, cublasHandle_t cublas, const TimingOptions& opt, 
     const double rel = max_rel_diff(ours, ref);
     const bool mismatch = !(rel <= 1e-4);
     const Timing vendor =
-        timer.time([&] { BENCH_CUBLAS(tk::sgemm_rowmajor(cublas, m, n, k, 1.0f, A, k, B, n, 0.0f, C, n)); }, opt);
+        timer.time([&] { BENCH_CUBLAS(tk::sgemm_rowmajor(cublas, m, n, k, 1.0f, A, k, B, n, beta, C, n)); }, opt);
     const Timing t = timer.time(call, opt);
     double predicted_ms = 0;
     const std::string plan = tuned_plan(m, n, k, &predicted_ms);
@@ -183,6 +205,7 @@ void run_heldout(Timer& timer, cublasHandle_t cublas, const TimingOptions& opt, 
                 {"m", m},
                 {"n", n},
                 {"k", k},
+                {"beta", static_cast<double>(beta)},
                 {"time_ms", vendor.median_ms},
                 {"tflops", flops / (vendor.median_ms * 1e-3) / 1e12},
                 {"ratio_to_cublas", 1.0}});
@@ -193,6 +216,7 @@ void run_heldout(Timer& timer, cublasHandle_t cublas, const TimingOptions& opt, 
                    {"m", m},
                    {"n", n},
                    {"k", k},
+                   {"beta", static_cast<double>(beta)},
                    {"time_ms", t.median_ms},
                    {"tflops", flops / (t.median_ms * 1e-3) / 1e12},
                    {"ratio_to_cublas", ratio},
@@ -411,8 +435,11 @@ int main(int argc, char** argv) {
   if (argc > 1 && std::strcmp(argv[1], "--single") == 0) return run_single(argc, argv);
   const Args args = parse_args(argc, argv, "sgemm.json");
   std::string suite = "all";
-  for (int i = 1; i + 1 < argc; ++i)
+  float beta = 0.0f;
+  for (int i = 1; i + 1 < argc; ++i) {
     if (std::strcmp(argv[i], "--suite") == 0) suite = argv[i + 1];
+    if (std::strcmp(argv[i], "--beta") == 0) beta = std::strtof(argv[i + 1], nullptr);
+  }
   if (suite != "all" && suite != "standard" && suite != "heldout" && suite != "accuracy" && suite != "tc_splits") {
     std::fprintf(stderr, "[bench] --suite takes all, standard, heldout, accuracy or tc_splits, not '%s'\n",
                  suite.c_str());
@@ -544,7 +571,7 @@ int main(int argc, char** argv) {
       report.add(rec);
     }
   }
-  if (wanted("heldout")) run_heldout(timer, cublas.get(), opt, args.quick, report);
+  if (wanted("heldout")) run_heldout(timer, cublas.get(), opt, args.quick, beta, report);
   if (suite == "tc_splits") run_tc_splits(timer, cublas.get(), opt, gpu, report);
   if (wanted("accuracy")) run_accuracy(gpu, cublas.get(), cublas_tf32.get(), timer.stream(), report);
   return report.write(args.out) ? 0 : 1;
