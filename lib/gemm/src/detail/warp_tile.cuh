@@ -207,6 +207,32 @@ __device__ __forceinline__ void for_each_vec4(const float (&acc)[Cfg::TM][Cfg::T
       }
 }
 
+// for_each_vec4 for kernels that read C ahead (Epilogue::read1 says why): a 4 x 4 sub-tile row at a
+// time, read4(r, c) for each of the row's float4s first, then store4(r, c, float4, old) for each, old
+// being what read4 returned there.
+template <class Cfg, class Read4, class Store4>
+__device__ __forceinline__ void for_each_vec4_read_ahead(const float (&acc)[Cfg::TM][Cfg::TN],
+                                                         const WarpTilePosition<Cfg>& pos, std::int64_t row0,
+                                                         std::int64_t col0, Read4&& read4, Store4&& store4) {
+  const auto row = [&](int sm, int i) { return row0 + pos.wm + sm * 16 + pos.tr * 4 + i; };
+  const auto col = [&](int sn) { return col0 + pos.wn + sn * 32 + pos.tc * 4; };
+#pragma unroll
+  for (int sm = 0; sm < Cfg::kSubM; ++sm) {
+    float4 old[4][Cfg::kSubN];
+#pragma unroll
+    for (int i = 0; i < 4; ++i)
+#pragma unroll
+      for (int sn = 0; sn < Cfg::kSubN; ++sn) old[i][sn] = read4(row(sm, i), col(sn));
+#pragma unroll
+    for (int i = 0; i < 4; ++i)
+#pragma unroll
+      for (int sn = 0; sn < Cfg::kSubN; ++sn) {
+        const float* v = &acc[sm * 4 + i][sn * 4];
+        store4(row(sm, i), col(sn), make_float4(v[0], v[1], v[2], v[3]), old[i][sn]);
+      }
+  }
+}
+
 // The epilogue for a C that cannot take 16-byte accesses (ldc % 4 != 0, or C not 16-byte aligned).
 // There a thread's four consecutive columns leave as four scalar stores 16 bytes apart, each writing a
 // quarter of every 32-byte sector it touches (measured on an H100: 0.67 TB/s for short-k products,
@@ -214,7 +240,8 @@ __device__ __forceinline__ void for_each_vec4(const float (&acc)[Cfg::TM][Cfg::T
 // rows at a time, and reads them back with consecutive lanes on consecutive columns, so every store
 // (and every read of C when beta != 0) covers whole sectors whatever ldc is. `stage` holds at least
 // kWarps * 4 * WN floats that the main loop no longer needs; the block barrier below makes sure.
-template <class Cfg, class Visitor>
+// kReadsC: read each group's entries of C first (a kernel for beta != 0; Epilogue::read1).
+template <class Cfg, bool kReadsC, class Visitor>
 __device__ __forceinline__ void staged_warp_tile_epilogue(Epilogue<Visitor>& epi, const float (&acc)[Cfg::TM][Cfg::TN],
                                                           const WarpTilePosition<Cfg>& pos, std::int64_t row0,
                                                           std::int64_t col0, float* stage) {
@@ -233,12 +260,27 @@ __device__ __forceinline__ void staged_warp_tile_epilogue(Epilogue<Visitor>& epi
             make_float4(v[0], v[1], v[2], v[3]);
       }
       __syncwarp();
+      if constexpr (kReadsC) {
+        const auto row = [&](int q) { return row0 + pos.wm + sm * 16 + q * 4 + i; };
+        const auto col = [&](int j) { return col0 + pos.wn + j * kWarpSize + lane; };
+        float old[4][Cfg::WN / kWarpSize];
 #pragma unroll
-      for (int q = 0; q < 4; ++q)
+        for (int q = 0; q < 4; ++q)
 #pragma unroll
-        for (int j = 0; j < Cfg::WN / kWarpSize; ++j)
-          epi.apply1(row0 + pos.wm + sm * 16 + q * 4 + i, col0 + pos.wn + j * kWarpSize + lane,
-                     rows[q * Cfg::WN + j * kWarpSize + lane]);
+          for (int j = 0; j < Cfg::WN / kWarpSize; ++j) old[q][j] = epi.read1(row(q), col(j));
+#pragma unroll
+        for (int q = 0; q < 4; ++q)
+#pragma unroll
+          for (int j = 0; j < Cfg::WN / kWarpSize; ++j)
+            epi.apply1(row(q), col(j), rows[q * Cfg::WN + j * kWarpSize + lane], old[q][j]);
+      } else {
+#pragma unroll
+        for (int q = 0; q < 4; ++q)
+#pragma unroll
+          for (int j = 0; j < Cfg::WN / kWarpSize; ++j)
+            epi.apply1(row0 + pos.wm + sm * 16 + q * 4 + i, col0 + pos.wn + j * kWarpSize + lane,
+                       rows[q * Cfg::WN + j * kWarpSize + lane]);
+      }
       __syncwarp();
     }
 }
@@ -260,12 +302,24 @@ constexpr int staged_epilogue_floats() {
 // shared memory; the others (and rung 8, whatever C) the per-thread forms below. A compile-time
 // choice: the staged form in the same kernel as the vector forms cost the vector kernels 3-10% on an
 // H100 (more registers, a larger body).
-template <class Cfg, bool kStagedC = false, class Visitor>
+// A kernel compiled for beta != 0 (kReadsC: C stored and read) reads C ahead in every form
+// (Epilogue::read1), visiting each value (no vote); kernels for beta == 0 never compile that code.
+template <class Cfg, bool kStagedC = false, bool kReadsC = false, class Visitor>
 __device__ __forceinline__ void warp_tile_epilogue(Epilogue<Visitor>& epi, const float (&acc)[Cfg::TM][Cfg::TN],
                                                    const WarpTilePosition<Cfg>& pos, std::int64_t row0,
                                                    std::int64_t col0, float* stage = nullptr) {
   if constexpr (kStagedC) {
-    staged_warp_tile_epilogue<Cfg>(epi, acc, pos, row0, col0, stage);
+    staged_warp_tile_epilogue<Cfg, kReadsC>(epi, acc, pos, row0, col0, stage);
+  } else if constexpr (kReadsC) {
+    if (epi.interior(row0, col0, Cfg::BM, Cfg::BN)) {
+      for_each_vec4_read_ahead<Cfg>(
+          acc, pos, row0, col0, [&](std::int64_t r, std::int64_t c) { return epi.read4(r, c); },
+          [&](std::int64_t r, std::int64_t c, float4 v, float4 old) { epi.apply4_vec(r, c, v, old); });
+    } else {
+      for_each_vec4_read_ahead<Cfg>(
+          acc, pos, row0, col0, [&](std::int64_t r, std::int64_t c) { return epi.read4_checked(r, c); },
+          [&](std::int64_t r, std::int64_t c, float4 v, float4 old) { epi.apply4(r, c, v, old); });
+    }
   } else if (epi.interior(row0, col0, Cfg::BM, Cfg::BN)) {
     if constexpr (Visitor::kVotesPerTile) {
       float values[Cfg::TM][Cfg::TN];

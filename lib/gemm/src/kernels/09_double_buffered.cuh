@@ -109,8 +109,8 @@ constexpr int double_buffered_smem_bytes() {
 // One block's work on tile `tile_index` (in tile_coord's order) of the product: the main loop into
 // registers, then the epilogue and its visitor's finish. Rung 9's kernel runs it once per block; the
 // stream-K kernel runs it for its blocks of whole tiles (kernels/stream_k.cuh), so those blocks run
-// the very code of the plain kernel. kVec, kStagedC: as double_buffered_kernel.
-template <class Cfg, bool kVec, bool kStagedC, class Visitor>
+// the very code of the plain kernel. kVec, kStagedC, kReadsC: as double_buffered_kernel.
+template <class Cfg, bool kVec, bool kStagedC, class Visitor, bool kReadsC = false>
 __device__ __forceinline__ void double_buffered_tile(const GemmOperands& op, const EpilogueParams<Visitor>& ep,
                                                      std::int64_t tile_index, float* smem) {
   const TileCoord tile = tile_coord(tile_index, ceil_div<std::int64_t>(op.m, Cfg::BM),
@@ -125,20 +125,21 @@ __device__ __forceinline__ void double_buffered_tile(const GemmOperands& op, con
   double_buffered_mainloop<Cfg, kVec>(op, loader, smem, pos, row0, col0, acc);
   Epilogue<Visitor> epi(ep, prefetched);
   static_assert(staged_epilogue_floats<Cfg>() <= double_buffered_smem_bytes<Cfg>() / 4, "staging fits");
-  warp_tile_epilogue<Cfg, kStagedC>(epi, acc, pos, row0, col0, smem);
+  warp_tile_epilogue<Cfg, kStagedC, kReadsC>(epi, acc, pos, row0, col0, smem);
   epi.template finish<Cfg::kThreads>(tid);
 }
 
 // kVec: A and B take 16-byte loads; kStagedC: C does not take 16-byte accesses, so the epilogue goes
-// through shared memory (warp_tile.cuh).
-template <class Cfg, bool kVec, bool kStagedC, class Visitor>
+// through shared memory (warp_tile.cuh); kReadsC: beta != 0, the epilogue reads C ahead (a kernel of
+// its own, so that the beta == 0 kernels keep their code; warp_tile_epilogue).
+template <class Cfg, bool kVec, bool kStagedC, class Visitor, bool kReadsC = false>
 __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocksPerSm)
     double_buffered_kernel(GemmOperands op, EpilogueParams<Visitor> ep) {
   // Dynamic: its size is the configuration's (double_buffered_smem_bytes), set at launch.
   extern __shared__ float4 smem_f4[];
   take_k_range(op, ep.out);  // the tuned rung's split-K plans run this kernel over several block rows
   ::gpuprims::device::allow_dependent_launch();  // a split-K reduction after this kernel may be scheduled early
-  double_buffered_tile<Cfg, kVec, kStagedC>(op, ep, blockIdx.x, reinterpret_cast<float*>(smem_f4));
+  double_buffered_tile<Cfg, kVec, kStagedC, Visitor, kReadsC>(op, ep, blockIdx.x, reinterpret_cast<float*>(smem_f4));
 }
 
 template <class Cfg>
@@ -149,14 +150,24 @@ Status launch_double_buffered(const GemmCall& c) {
   // A configuration of 48 KB or more would need the opt-in attribute (cudaFuncSetAttribute) first; no
   // tuned configuration has needed it (tuning.hpp).
   static_assert(kSmem < 48 * 1024, "opt in to more than 48 KB of dynamic shared memory before launching");
-  const auto launch = [&](auto vec, auto staged_c, auto visitor) {
+  const auto launch = [&](auto vec, auto staged_c, auto visitor, auto reads_c) {
     using V = typename decltype(visitor)::type;
-    double_buffered_kernel<Cfg, decltype(vec)::value, decltype(staged_c)::value, V>
+    double_buffered_kernel<Cfg, decltype(vec)::value, decltype(staged_c)::value, V, decltype(reads_c)::value>
         <<<dim3(blocks, c.splits), Cfg::kThreads, kSmem, c.stream>>>(c.op, epilogue_params<V>(c));
   };
   return launch_by_vec_and_epilogue(c, [&](auto vec, auto visitor) {
-    if (c.out.c_vec4) launch(vec, False{}, visitor);
-    else launch(vec, True{}, visitor);
+    // beta != 0 reads C: plain calls take the kernels that read it ahead. The fused visitors keep one
+    // kernel for any beta (reading C in turn), which halves what they compile.
+    using V = typename decltype(visitor)::type;
+    if constexpr (std::is_same_v<V, StoreOnlyVisitor>) {
+      if (c.out.beta != 0.0f) {
+        if (c.out.c_vec4) launch(vec, False{}, visitor, True{});
+        else launch(vec, True{}, visitor, True{});
+        return;
+      }
+    }
+    if (c.out.c_vec4) launch(vec, False{}, visitor, False{});
+    else launch(vec, True{}, visitor, False{});
   });
 }
 
