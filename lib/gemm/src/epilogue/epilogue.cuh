@@ -110,11 +110,11 @@ class Epilogue {
   // C read ahead, for kernels compiled for beta != 0 (warp_tile_epilogue's kReadsC). apply1 and
   // value4 read each entry of C right before the store that overwrites it, and nvcc may not move a
   // read of C above an earlier store to C that it cannot prove lies elsewhere (an entry of another
-  // row), so a thread that reads and stores in turn waits a whole trip to memory per read: run FA
-  // (H200) timed such calls at up to 4.2x the time of the form below. That form reads a group of
-  // entries first (read1 / read4 / read4_checked) and hands them to apply1 / apply4 / apply4_vec with
-  // `old`, so the group's reads are in flight together. Kernels for beta == 0 keep the forms above:
-  // the code of the read-ahead form in the same kernel made them 1-2% slower (run FA).
+  // row), so a thread that reads and stores in turn waits a whole trip to memory per read: on an H200
+  // such calls took up to 2.65x the time of the form below (runs FB and FC). That form reads a group
+  // of entries first (read1 / read4 / read4_checked) and hands them to apply1 / apply4 / apply4_vec
+  // with `old`, so the group's reads are in flight together. Kernels for beta == 0 keep the forms
+  // above: the read-ahead code in the same kernel made them slower (run FA: 2% at 4096^3).
 
   // C at (r, c) for the beta term: 0 outside the m x n window and when beta == 0 (C is then never
   // read, so NaN in it cannot leak).
