@@ -233,6 +233,18 @@ __device__ __forceinline__ void for_each_vec4_read_ahead(const float (&acc)[Cfg:
   }
 }
 
+// Group (sm, i) of the register tile into the warp's four staging rows: lane (tr, tc) holds row tr's
+// columns sn * 32 + tc * 4 + 0..3 of it.
+template <class Cfg>
+__device__ __forceinline__ void stage_group(float* rows, const float (&acc)[Cfg::TM][Cfg::TN],
+                                            const WarpTilePosition<Cfg>& pos, int sm, int i) {
+#pragma unroll
+  for (int sn = 0; sn < Cfg::kSubN; ++sn) {
+    const float* v = &acc[sm * 4 + i][sn * 4];
+    *reinterpret_cast<float4*>(&rows[pos.tr * Cfg::WN + sn * 32 + pos.tc * 4]) = make_float4(v[0], v[1], v[2], v[3]);
+  }
+}
+
 // The epilogue for a C that cannot take 16-byte accesses (ldc % 4 != 0, or C not 16-byte aligned).
 // There a thread's four consecutive columns leave as four scalar stores 16 bytes apart, each writing a
 // quarter of every 32-byte sector it touches (measured on an H100: 0.67 TB/s for short-k products,
@@ -240,8 +252,7 @@ __device__ __forceinline__ void for_each_vec4_read_ahead(const float (&acc)[Cfg:
 // rows at a time, and reads them back with consecutive lanes on consecutive columns, so every store
 // (and every read of C when beta != 0) covers whole sectors whatever ldc is. `stage` holds at least
 // kWarps * 4 * WN floats that the main loop no longer needs; the block barrier below makes sure.
-// kReadsC: read each group's entries of C first (a kernel for beta != 0; Epilogue::read1).
-template <class Cfg, bool kReadsC, class Visitor>
+template <class Cfg, class Visitor>
 __device__ __forceinline__ void staged_warp_tile_epilogue(Epilogue<Visitor>& epi, const float (&acc)[Cfg::TM][Cfg::TN],
                                                           const WarpTilePosition<Cfg>& pos, std::int64_t row0,
                                                           std::int64_t col0, float* stage) {
@@ -252,37 +263,58 @@ __device__ __forceinline__ void staged_warp_tile_epilogue(Epilogue<Visitor>& epi
   for (int sm = 0; sm < Cfg::kSubM; ++sm)
 #pragma unroll
     for (int i = 0; i < 4; ++i) {
-      // Lane (tr, tc) holds row tr's columns sn * 32 + tc * 4 + 0..3 of this (sm, i) group.
-#pragma unroll
-      for (int sn = 0; sn < Cfg::kSubN; ++sn) {
-        const float* v = &acc[sm * 4 + i][sn * 4];
-        *reinterpret_cast<float4*>(&rows[pos.tr * Cfg::WN + sn * 32 + pos.tc * 4]) =
-            make_float4(v[0], v[1], v[2], v[3]);
-      }
+      stage_group<Cfg>(rows, acc, pos, sm, i);
       __syncwarp();
-      if constexpr (kReadsC) {
-        const auto row = [&](int q) { return row0 + pos.wm + sm * 16 + q * 4 + i; };
-        const auto col = [&](int j) { return col0 + pos.wn + j * kWarpSize + lane; };
-        float old[4][Cfg::WN / kWarpSize];
 #pragma unroll
-        for (int q = 0; q < 4; ++q)
+      for (int q = 0; q < 4; ++q)
 #pragma unroll
-          for (int j = 0; j < Cfg::WN / kWarpSize; ++j) old[q][j] = epi.read1(row(q), col(j));
-#pragma unroll
-        for (int q = 0; q < 4; ++q)
-#pragma unroll
-          for (int j = 0; j < Cfg::WN / kWarpSize; ++j)
-            epi.apply1(row(q), col(j), rows[q * Cfg::WN + j * kWarpSize + lane], old[q][j]);
-      } else {
-#pragma unroll
-        for (int q = 0; q < 4; ++q)
-#pragma unroll
-          for (int j = 0; j < Cfg::WN / kWarpSize; ++j)
-            epi.apply1(row0 + pos.wm + sm * 16 + q * 4 + i, col0 + pos.wn + j * kWarpSize + lane,
-                       rows[q * Cfg::WN + j * kWarpSize + lane]);
-      }
+        for (int j = 0; j < Cfg::WN / kWarpSize; ++j)
+          epi.apply1(row0 + pos.wm + sm * 16 + q * 4 + i, col0 + pos.wn + j * kWarpSize + lane,
+                     rows[q * Cfg::WN + j * kWarpSize + lane]);
       __syncwarp();
     }
+}
+
+// staged_warp_tile_epilogue for kernels that read C (beta != 0; Epilogue::read1 says why they read
+// ahead). The block first asks L2 for its whole tile of C (prefetch_tile_l2), and each of the warp's
+// kSubM * 4 groups of C's entries (4 rows of WN) is read kAhead groups before its stores: a group's
+// reads come from L2 rather than device memory, and are in flight while the groups before it are
+// stored. Reading each group just before its stores (session 43's form) left a whole trip to memory
+// behind every group: on an H200 at 8084 x 941 x 1, 64 x 64 tiles, 49.9 us against 28.1 for this
+// form and 20.7 for beta = 0 (results/nvidia-h200/README.md, session 44, run FF).
+template <class Cfg, class Visitor>
+__device__ __forceinline__ void staged_read_ahead_epilogue(Epilogue<Visitor>& epi, const float (&acc)[Cfg::TM][Cfg::TN],
+                                                           const WarpTilePosition<Cfg>& pos, std::int64_t row0,
+                                                           std::int64_t col0, float* stage) {
+  constexpr int kGroups = Cfg::kSubM * 4, kAhead = 2, kCols = Cfg::WN / kWarpSize;
+  epi.template prefetch_tile_l2<Cfg::BM, Cfg::BN, Cfg::kThreads>(row0, col0, static_cast<int>(threadIdx.x));
+  __syncthreads();  // every warp is done reading the main loop's last slab
+  float* const rows = stage + (threadIdx.x / kWarpSize) * 4 * Cfg::WN;
+  const int lane = threadIdx.x % kWarpSize;
+  // Group g = sm * 4 + i holds rows wm + sm * 16 + q * 4 + i (q = 0..3), columns wn + j * 32 + lane.
+  const auto row = [&](int g, int q) { return row0 + pos.wm + (g / 4) * 16 + q * 4 + g % 4; };
+  const auto col = [&](int j) { return col0 + pos.wn + j * kWarpSize + lane; };
+  float old[kAhead + 1][4][kCols];  // group g's entries in old[g % (kAhead + 1)]
+  const auto read_group = [&](int g) {
+#pragma unroll
+    for (int q = 0; q < 4; ++q)
+#pragma unroll
+      for (int j = 0; j < kCols; ++j) old[g % (kAhead + 1)][q][j] = epi.read1(row(g, q), col(j));
+  };
+#pragma unroll
+  for (int g = 0; g < kAhead && g < kGroups; ++g) read_group(g);
+#pragma unroll
+  for (int g = 0; g < kGroups; ++g) {
+    stage_group<Cfg>(rows, acc, pos, g / 4, g % 4);
+    __syncwarp();
+    if (g + kAhead < kGroups) read_group(g + kAhead);
+#pragma unroll
+    for (int q = 0; q < 4; ++q)
+#pragma unroll
+      for (int j = 0; j < kCols; ++j)
+        epi.apply1(row(g, q), col(j), rows[q * Cfg::WN + j * kWarpSize + lane], old[g % (kAhead + 1)][q][j]);
+    __syncwarp();
+  }
 }
 
 // Shared memory staged_warp_tile_epilogue needs, in floats.
@@ -308,8 +340,10 @@ template <class Cfg, bool kStagedC = false, bool kReadsC = false, class Visitor>
 __device__ __forceinline__ void warp_tile_epilogue(Epilogue<Visitor>& epi, const float (&acc)[Cfg::TM][Cfg::TN],
                                                    const WarpTilePosition<Cfg>& pos, std::int64_t row0,
                                                    std::int64_t col0, float* stage = nullptr) {
-  if constexpr (kStagedC) {
-    staged_warp_tile_epilogue<Cfg, kReadsC>(epi, acc, pos, row0, col0, stage);
+  if constexpr (kStagedC && kReadsC) {
+    staged_read_ahead_epilogue<Cfg>(epi, acc, pos, row0, col0, stage);
+  } else if constexpr (kStagedC) {
+    staged_warp_tile_epilogue<Cfg>(epi, acc, pos, row0, col0, stage);
   } else if constexpr (kReadsC) {
     if (epi.interior(row0, col0, Cfg::BM, Cfg::BN)) {
       for_each_vec4_read_ahead<Cfg>(

@@ -134,6 +134,25 @@ class Epilogue {
     return make_float4(read1(r, c), read1(r, c + 1), read1(r, c + 2), read1(r, c + 3));
   }
 
+  // Asks L2 for the lines of C that a bm x bn tile at (row0, col0) reads (inside the m x n window),
+  // the block's threads sharing the rows: one prefetch per 128 bytes of a row and one at its last
+  // entry, so every line the row touches gets one whatever C's alignment. For the staged read-ahead
+  // epilogue (warp_tile.cuh), whose groups each wait for their reads; issued before the first, it
+  // puts the later groups' trips in L2, not device memory. A prefetch loads nothing into registers
+  // and none is issued outside the window.
+  template <int kBM, int kBN, int kThreads>
+  __device__ __forceinline__ void prefetch_tile_l2(std::int64_t row0, std::int64_t col0, int tid) const {
+    constexpr int kPerRow = kBN / 32 + 1;  // a 32-float step is one 128-byte line
+    if (col0 >= out_.n) return;
+    const std::int64_t last = (col0 + kBN < out_.n ? col0 + kBN : out_.n) - 1;
+    for (int i = tid; i < kBM * kPerRow; i += kThreads) {
+      const std::int64_t r = row0 + i / kPerRow;
+      const int step = i % kPerRow;
+      const std::int64_t c = step == kPerRow - 1 || col0 + 32 * step > last ? last : col0 + 32 * step;
+      if (r < out_.m) asm volatile("prefetch.global.L2 [%0];" ::"l"(out_.C + r * out_.ldc + c));
+    }
+  }
+
   // apply1 with C's entry read ahead (read1).
   __device__ __forceinline__ void apply1(std::int64_t r, std::int64_t c, float acc, float old) {
     if (r >= out_.m || c >= out_.n) return;
