@@ -235,6 +235,22 @@ Args parse_args(int argc, char** argv, const std::string& default_out) {
   return a;
 }
 
+bool parse_beta(int argc, char** argv, float* beta) {
+  *beta = 0.0f;
+  for (int i = 1; i < argc; ++i) {
+    if (std::string(argv[i]) != "--beta") continue;
+    char* end = nullptr;
+    const float value = i + 1 < argc ? std::strtof(argv[i + 1], &end) : 0.0f;
+    if (i + 1 >= argc || end == argv[i + 1] || *end != '\0' || !std::isfinite(value)) {
+      std::fprintf(stderr, "[bench] --beta takes a finite number, not '%s'\n", i + 1 < argc ? argv[i + 1] : "");
+      return false;
+    }
+    *beta = value;
+    ++i;
+  }
+  return true;
+}
+
 void progress(const std::string& what, double ms, const std::string& extra) {
   std::fprintf(stderr, "[bench] %-48s %10.4f ms %s\n", what.c_str(), ms, extra.c_str());
 }

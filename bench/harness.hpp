@@ -128,6 +128,10 @@ struct Args {
 };
 Args parse_args(int argc, char** argv, const std::string& default_out);
 
+// --beta B: the beta of the timed calls (0 without the flag). False, after a message on stderr, when
+// B is missing or not a finite number.
+bool parse_beta(int argc, char** argv, float* beta);
+
 // One progress line on stderr: "[bench] name ... 1.234 ms".
 void progress(const std::string& what, double ms, const std::string& extra = {});
 

@@ -436,10 +436,9 @@ int main(int argc, char** argv) {
   const Args args = parse_args(argc, argv, "sgemm.json");
   std::string suite = "all";
   float beta = 0.0f;
-  for (int i = 1; i + 1 < argc; ++i) {
+  if (!parse_beta(argc, argv, &beta)) return 64;
+  for (int i = 1; i + 1 < argc; ++i)
     if (std::strcmp(argv[i], "--suite") == 0) suite = argv[i + 1];
-    if (std::strcmp(argv[i], "--beta") == 0) beta = std::strtof(argv[i + 1], nullptr);
-  }
   if (suite != "all" && suite != "standard" && suite != "heldout" && suite != "accuracy" && suite != "tc_splits") {
     std::fprintf(stderr, "[bench] --suite takes all, standard, heldout, accuracy or tc_splits, not '%s'\n",
                  suite.c_str());

@@ -22,6 +22,10 @@
 // "skipped"), and every allocation is checked against the free memory first.
 // --single M N K [nostore] [tf32x3] makes one fused call (for ncu).
 // --configs adds fused_no_store@<config> rows: the fused kernel forced onto each tuned configuration.
+// --beta B (B != 0): every call of the global form's shapes, ours and the vendor's, with beta B, so each
+// reads C (C = A B + B C, the update form); C starts from one random matrix before each agreement
+// check, the paths that do not store C (beta must then be 0) and the per-row form are left out, and
+// the records carry "beta". Without it, beta is 0.
 // Same process, same timer (L2 flushed, median of 25). JSON with speedups over cublas+cub.
 #include <cub/device/device_reduce.cuh>
 #include <gpuprims/gemm.hpp>
@@ -330,6 +334,9 @@ int main(int argc, char** argv) {
   const Args args = parse_args(argc, argv, "top2.json");
   bool per_config = false;
   for (int i = 1; i < argc; ++i) per_config = per_config || std::strcmp(argv[i], "--configs") == 0;
+  float beta = 0.0f;
+  if (!parse_beta(argc, argv, &beta)) return 64;
+  const bool reads_c = beta != 0.0f;
   GpuInfo gpu;
   if (!gpu_info(&gpu)) return 2;
   TimingOptions opt;
@@ -355,6 +362,14 @@ int main(int argc, char** argv) {
     gpuprims::Top2* top2 = top2_buf.get();
     BENCH_CUDA(tk::fill_uniform(A, m * k, 31 + m));
     BENCH_CUDA(tk::fill_uniform(B, k * n, 37 + n));
+    // beta != 0: C's starting values, copied into C before each agreement call (the timed calls
+    // accumulate into C and so grow it).
+    const auto c0_buf = device_buffer<float>(reads_c ? count : 0, "C0");
+    if (reads_c) BENCH_CUDA(tk::fill_uniform(c0_buf.get(), count, 41 + m + n));
+    auto restart_c = [&] {
+      if (reads_c)
+        BENCH_CUDA(cudaMemcpyAsync(C, c0_buf.get(), count * sizeof(float), cudaMemcpyDeviceToDevice, stream));
+    };
     // Workspaces once, outside timing.
     std::size_t cub_bytes = 0;
     BENCH_CUDA(cub::DeviceReduce::ArgMin(nullptr, cub_bytes, C, min_val, min_idx, count, stream));
@@ -379,30 +394,33 @@ int main(int argc, char** argv) {
     void *fused_ws = fused_ws_buf.get(), *twin_ws = twin_ws_buf.get();
 
     auto cublas_cub = [&] {
-      BENCH_CUBLAS(tk::sgemm_rowmajor(cublas.get(), m, n, k, 1.0f, A, k, B, n, 0.0f, C, n));
+      BENCH_CUBLAS(tk::sgemm_rowmajor(cublas.get(), m, n, k, 1.0f, A, k, B, n, beta, C, n));
       BENCH_CUDA(cub::DeviceReduce::ArgMin(cub_ws, cub_bytes, C, min_val, min_idx, count, stream));
       mask_min<<<1, 1, 0, stream>>>(C, min_idx, saved);
       BENCH_CUDA(cub::DeviceReduce::ArgMin(cub_ws, cub_bytes, C, min_val + 1, min_idx + 1, count, stream));
       unmask_min<<<1, 1, 0, stream>>>(C, min_idx, saved);
     };
     auto ours_unfused = [&] {
-      ok(gpuprims::gemm::sgemm(m, n, k, 1.0f, A, k, B, n, 0.0f, C, n, gpuprims::gemm::Algorithm::tuned, stream),
+      ok(gpuprims::gemm::sgemm(m, n, k, 1.0f, A, k, B, n, beta, C, n, gpuprims::gemm::Algorithm::tuned, stream),
          "sgemm");
       ok(gpuprims::reduce::top2_argmin(C, m, n, n, top2, twin_ws, twin_bytes, stream), "top2_argmin");
     };
-    auto fused = [&](float* c_out, Algorithm algo = Algorithm::tuned) {
-      ok(gpuprims::gemm::sgemm_top2_argmin(m, n, k, 1.0f, A, k, B, n, 0.0f, c_out, n, top2, fused_ws, fused_bytes, algo,
-                                           stream),
+    auto fused = [&](float* c_out, Algorithm algo = Algorithm::tuned) {  // beta 0 when C is not stored
+      ok(gpuprims::gemm::sgemm_top2_argmin(m, n, k, 1.0f, A, k, B, n, c_out != nullptr ? beta : 0.0f, c_out, n, top2,
+                                           fused_ws, fused_bytes, algo, stream),
          "sgemm_top2_argmin");
     };
 
     // Agreement, once: fused == unfused twin exactly; positions vs cuBLAS+CUB recorded.
     gpuprims::Top2 f{}, u{};
+    restart_c();
     fused(C);
     BENCH_CUDA(cudaMemcpyAsync(&f, top2, sizeof f, cudaMemcpyDeviceToHost, stream));
     BENCH_CUDA(cudaStreamSynchronize(stream));
+    restart_c();
     ours_unfused();
     BENCH_CUDA(cudaMemcpyAsync(&u, top2, sizeof u, cudaMemcpyDeviceToHost, stream));
+    restart_c();
     cublas_cub();
     std::int64_t cub_idx[2];
     BENCH_CUDA(cudaMemcpyAsync(cub_idx, min_idx, sizeof cub_idx, cudaMemcpyDeviceToHost, stream));
@@ -416,7 +434,7 @@ int main(int argc, char** argv) {
     // cuBLAS FP32 + CUB (cub_idx, above): tf32x3 rounds differently from cuBLAS, so a near tie may
     // legitimately order otherwise; the field records it.
     bool tf32x3_twin_agrees = false, tf32x3_cub_agrees = false;
-    if (tensor_core_shape) {
+    if (tensor_core_shape && !reads_c) {
       gpuprims::Top2 ft{}, ut{};
       fused(nullptr, Algorithm::tf32x3);
       BENCH_CUDA(cudaMemcpyAsync(&ft, top2, sizeof ft, cudaMemcpyDeviceToHost, stream));
@@ -444,16 +462,17 @@ int main(int argc, char** argv) {
                                {"fused_no_store", [&] { fused(nullptr); }},
                                {"ours_sgemm_plain",
                                 [&] {
-      ok(gpuprims::gemm::sgemm(m, n, k, 1.0f, A, k, B, n, 0.0f, C, n, gpuprims::gemm::Algorithm::tuned, stream),
+      ok(gpuprims::gemm::sgemm(m, n, k, 1.0f, A, k, B, n, beta, C, n, gpuprims::gemm::Algorithm::tuned, stream),
          "sgemm");
                                 }},
                                {"cublas_sgemm_plain", [&] {
-                                  BENCH_CUBLAS(tk::sgemm_rowmajor(cublas.get(), m, n, k, 1.0f, A, k, B, n, 0.0f, C, n));
+                                  BENCH_CUBLAS(tk::sgemm_rowmajor(cublas.get(), m, n, k, 1.0f, A, k, B, n, beta, C, n));
                                 }}};
-    if (tensor_core_shape)
+    if (reads_c) paths.erase(paths.begin() + 3);  // fused_no_store: no C, so beta must be 0
+    if (tensor_core_shape && !reads_c)
       paths.insert(paths.begin() + 4, Path{"fused_no_store_tf32x3", [&] { fused(nullptr, Algorithm::tf32x3); },
                                            "tf32x3", tf32x3_twin_agrees, tf32x3_cub_agrees});
-    if (per_config)
+    if (per_config && !reads_c)
       for (const d::RungEntry& cfg : d::kTunedConfigs)
         paths.push_back({std::string("fused_no_store@") + cfg.name, [&, plan = d::make_plan(cfg, k, 1)] {
                            const d::SgemmArgs a{m,    n,   k,    1.0f,    A, k,
@@ -474,6 +493,7 @@ int main(int argc, char** argv) {
       rec.insert(rec.end(), {{"m", m},
                              {"n", n},
                              {"k", k},
+                             {"beta", static_cast<double>(beta)},
                              {"time_ms", t.median_ms},
                              {"speedup_vs_cublas_cub", vendor_ms / t.median_ms},
                              {"fused_equals_unfused", p.algorithm != nullptr ? p.twin_agrees : twin_agrees},
@@ -482,7 +502,7 @@ int main(int argc, char** argv) {
     }
   }
   for (const GemmShape& s : kRowShapes) {
-    if (args.quick && s.m > 8192) continue;
+    if (reads_c || (args.quick && s.m > 8192)) continue;
     bench_per_row(s, timer, opt, cublas, report);
   }
   return report.write(args.out) ? 0 : 1;
