@@ -43,6 +43,18 @@ struct WarpTileConfig {
   static constexpr int kThreadRows = 4, kThreadCols = 8;  // lanes of a warp: 4 rows x 8 columns
   static constexpr int kSubM = WM / (kThreadRows * 4), kSubN = WN / (kThreadCols * 4);
   static constexpr int TM = 4 * kSubM, TN = 4 * kSubN;
+  // Whether a plain call with beta != 0 and a C that takes 16-byte accesses runs the kernel compiled to
+  // read C ahead (warp_tile_epilogue's kReadsC) or the one that reads it in turn, for an m x n output
+  // whose blocks run k_split deep. With 128 accumulators a thread (128 x 256, 256 x 128) the read-ahead
+  // kernel runs slower on long k when every tile is whole: 0.7-3.2% more time than reading in turn at
+  // k = 1024 to 4096 on 2048^2 to 8192^2, 0.0-0.7% more at 768, 0.4-2.0% less at 512, 12-18% less at 64.
+  // With edge tiles it is as fast or faster: on 40 random shapes of k 768 to 7864, reading in turn took
+  // 1.1% more time on 128 x 256 and 0.2% less on 256 x 128 (H200, runs FJ, FL2 and FM2 in
+  // results/nvidia-h200/README.md). Smaller thread tiles read ahead faster or within 0.2% wherever run
+  // FJ timed them but 2048^2 x 64.
+  static constexpr bool vec_reads_c_ahead(std::int64_t m, std::int64_t n, std::int64_t k_split) {
+    return TM * TN < 128 || k_split < 768 || m % BM != 0 || n % BN != 0;
+  }
   static constexpr int kAVecs = BM * BK / 4 / kThreads;  // float4 of A each thread loads per slab
   static constexpr int kBVecs = BK * BN / 4 / kThreads;  // float4 of B each thread loads per slab
   static_assert(BM % WM == 0 && BN % WN == 0, "whole warp tiles");

@@ -57,14 +57,18 @@ std::vector<t::GemmLayout> layouts_for(const d::RungEntry& p) {
               t::make_layout(70 * bm, 1, 130)};
     case d::PathKind::tile: break;
   }
-  // The last two: aligned, n a multiple of 4 past the tile edge (whole-vector edge loads, tuning.hpp),
-  // k whole slabs, then k = 100 with a tail in every path's slab depth.
+  // The next two: aligned, n a multiple of 4 past the tile edge (whole-vector edge loads, tuning.hpp),
+  // k whole slabs, then k = 100 with a tail in every path's slab depth. The last two: 16-byte C with
+  // k past 768, on edge tiles and on whole ones only, where 128 x 256 and 256 x 128 read C in turn for
+  // beta != 0 (WarpTileConfig::vec_reads_c_ahead).
   return {t::make_layout(1, 1, 1),
           t::make_layout(bm + 1, bn - 1, 17),
           t::make_layout(2 * bm + 3, bn + 5, 333, 1, 2, 3, 3, 2, 1),
           t::make_layout(300, 259, 70, 4, 4, 4),
           t::make_layout(2 * bm + 3, 2 * bn + 4, 256, 0, 0, 4),
-          t::make_layout(bm + 5, 2 * bn + 8, 100)};
+          t::make_layout(bm + 5, 2 * bn + 8, 100),
+          t::make_layout(bm + 5, bn + 4, 800, 4, 4, 4),
+          t::make_layout(2 * bm, bn, 800, 4, 4, 4)};
 }
 
 // One forced plan on one layout: plain, beta = 0 over NaN, and the fused top-2 forms.

@@ -9,6 +9,7 @@
 #include <limits>
 #include <type_traits>
 
+#include "common/src/math.hpp"
 #include "gemm/src/epilogue/output.hpp"
 #include "gemm/src/epilogue/visitors.cuh"
 
@@ -144,7 +145,7 @@ class Epilogue {
   __device__ __forceinline__ void prefetch_tile_l2(std::int64_t row0, std::int64_t col0, int tid) const {
     constexpr int kPerRow = kBN / 32 + 1;  // a 32-float step is one 128-byte line
     if (col0 >= out_.n) return;
-    const std::int64_t last = (col0 + kBN < out_.n ? col0 + kBN : out_.n) - 1;
+    const std::int64_t last = min_of<std::int64_t>(col0 + kBN, out_.n) - 1;
     for (int i = tid; i < kBM * kPerRow; i += kThreads) {
       const std::int64_t r = row0 + i / kPerRow;
       const int step = i % kPerRow;

@@ -156,13 +156,17 @@ Status launch_double_buffered(const GemmCall& c) {
         <<<dim3(blocks, c.splits), Cfg::kThreads, kSmem, c.stream>>>(c.op, epilogue_params<V>(c));
   };
   return launch_by_vec_and_epilogue(c, [&](auto vec, auto visitor) {
-    // beta != 0 reads C: plain calls take the kernels that read it ahead. The fused visitors keep one
-    // kernel for any beta (reading C in turn), which halves what they compile.
+    // beta != 0 reads C: plain calls take the kernels that read it ahead, for a 16-byte C where the
+    // configuration gains by it (Cfg::vec_reads_c_ahead). The fused visitors keep one kernel for any
+    // beta (reading C in turn), which halves what they compile.
     using V = typename decltype(visitor)::type;
     if constexpr (std::is_same_v<V, StoreOnlyVisitor>) {
-      if (c.out.beta != 0.0f) {
-        if (c.out.c_vec4) launch(vec, False{}, visitor, True{});
-        else launch(vec, True{}, visitor, True{});
+      if (c.out.beta != 0.0f && !c.out.c_vec4) {
+        launch(vec, True{}, visitor, True{});
+        return;
+      }
+      if (c.out.beta != 0.0f && Cfg::vec_reads_c_ahead(c.op.m, c.op.n, c.op.k_split)) {
+        launch(vec, False{}, visitor, True{});
         return;
       }
     }
