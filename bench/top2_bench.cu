@@ -468,7 +468,9 @@ int main(int argc, char** argv) {
                                {"cublas_sgemm_plain", [&] {
                                   BENCH_CUBLAS(tk::sgemm_rowmajor(cublas.get(), m, n, k, 1.0f, A, k, B, n, beta, C, n));
                                 }}};
-    if (reads_c) paths.erase(paths.begin() + 3);  // fused_no_store: no C, so beta must be 0
+    if (reads_c)  // fused_no_store: no C, so beta must be 0
+      paths.erase(std::remove_if(paths.begin(), paths.end(), [](const Path& p) { return p.name == "fused_no_store"; }),
+                  paths.end());
     if (tensor_core_shape && !reads_c)
       paths.insert(paths.begin() + 4, Path{"fused_no_store_tf32x3", [&] { fused(nullptr, Algorithm::tf32x3); },
                                            "tf32x3", tf32x3_twin_agrees, tf32x3_cub_agrees});
