@@ -125,6 +125,24 @@ void check_plan(const d::GemmPlan& plan, const t::GemmLayout& l, const t::GemmIn
     CUDA_OK(cudaMemcpy(&got, d_top2, sizeof got, cudaMemcpyDeviceToHost));
     EXPECT_EQ(t::top2_diff(got, twin.top2), "") << f.what;
   }
+  // And with beta != 0 over the inputs' C (the fused kernels that read C ahead, packed; in turn, wide):
+  // the stored C within the reference's bounds, the top-2 its unfused twin's over that C.
+  fused.C = c.data();
+  fused.beta = -0.5f;
+  for (const bool wide : {false, true}) {
+    c.upload(in.C);
+    CUDA_OK(cudaMemset(d_top2, 0x7F, sizeof(gpuprims::Top2)));
+    CUDA_OK(cudaMemset(ws, 0, ws_bytes));
+    fused.force_wide_index = wide;
+    ASSERT_STATUS(Status::success, d::sgemm_run(fused, &plan, ws, ws_bytes, nullptr));
+    CUDA_OK(cudaDeviceSynchronize());
+    const std::vector<float> stored = c.download();
+    EXPECT_EQ(t::check_gemm(l, ref, 0.75f, -0.5f, in.C, stored, false), "") << "fused, beta -0.5, wide " << wide;
+    gpuprims::Top2 got{};
+    CUDA_OK(cudaMemcpy(&got, d_top2, sizeof got, cudaMemcpyDeviceToHost));
+    EXPECT_EQ(t::top2_diff(got, t::run_reduce_top2(stored, l.m, l.n, l.ldc, l.off_c).top2), "")
+        << "fused, beta -0.5, wide " << wide;
+  }
   EXPECT_EQ(c.guard_damage(), "");
 }
 

@@ -208,8 +208,8 @@ __device__ __forceinline__ void for_each_vec4(const float (&acc)[Cfg::TM][Cfg::T
 }
 
 // for_each_vec4 for kernels that read C ahead (Epilogue::read1 says why): a 4 x 4 sub-tile row at a
-// time, read4(r, c) for each of the row's float4s first, then store4(r, c, float4, old) for each, old
-// being what read4 returned there.
+// time, read4(r, c) for each of the row's float4s first, then store4(r, c, float4, old, i, j) for
+// each, old being what read4 returned there and (i, j) as in for_each_vec4.
 template <class Cfg, class Read4, class Store4>
 __device__ __forceinline__ void for_each_vec4_read_ahead(const float (&acc)[Cfg::TM][Cfg::TN],
                                                          const WarpTilePosition<Cfg>& pos, std::int64_t row0,
@@ -228,7 +228,7 @@ __device__ __forceinline__ void for_each_vec4_read_ahead(const float (&acc)[Cfg:
 #pragma unroll
       for (int sn = 0; sn < Cfg::kSubN; ++sn) {
         const float* v = &acc[sm * 4 + i][sn * 4];
-        store4(row(sm, i), col(sn), make_float4(v[0], v[1], v[2], v[3]), old[i][sn]);
+        store4(row(sm, i), col(sn), make_float4(v[0], v[1], v[2], v[3]), old[i][sn], sm * 4 + i, sn * 4);
       }
   }
 }
@@ -323,6 +323,25 @@ constexpr int staged_epilogue_floats() {
   return Cfg::kWarpsM * Cfg::kWarpsN * 4 * Cfg::WN;
 }
 
+// An interior tile's values (values[i][j]: the thread's result at acc[i][j], already stored where C
+// is) through a voting visitor (Visitor::kVotesPerTile): the warp votes once on the thread's least
+// value, and ranks every value only if some lane may take one. values in row-major order is the
+// thread's results in row-major order of C (rows and columns both grow with i and j; see
+// WarpTilePosition).
+template <class Cfg, class Visitor>
+__device__ __forceinline__ void vote_and_take(Epilogue<Visitor>& epi, const float (&values)[Cfg::TM][Cfg::TN],
+                                              float least, const WarpTilePosition<Cfg>& pos, std::int64_t row0,
+                                              std::int64_t col0) {
+  const auto value = [&](int s) { return values[s / Cfg::TN][s % Cfg::TN]; };
+  const auto cell = [&](int s) {
+    const int i = s / Cfg::TN, j = s % Cfg::TN;
+    return OutputCell{row0 + pos.wm + (i / 4) * 16 + pos.tr * 4 + i % 4,
+                      col0 + pos.wn + (j / 4) * 32 + pos.tc * 4 + j % 4};
+  };
+  if (__any_sync(kFullMask, epi.visitor().may_take(least)))
+    epi.visitor().template take_run<Cfg::TM * Cfg::TN>(value, cell);
+}
+
 // Blocks whose tile lies inside C take the unchecked form (see Epilogue::interior), in the form the
 // call's store/beta choices fix (Epilogue::with_interior_form); the branches sit outside the loops so
 // each form's code is one contiguous run and an interior block fetches only its own.
@@ -335,7 +354,8 @@ constexpr int staged_epilogue_floats() {
 // choice: the staged form in the same kernel as the vector forms cost the vector kernels 3-10% on an
 // H100 (more registers, a larger body).
 // A kernel compiled for beta != 0 (kReadsC: C stored and read) reads C ahead in every form
-// (Epilogue::read1), visiting each value (no vote); kernels for beta == 0 never compile that code.
+// (Epilogue::read1); its interior tiles vote as above for a voting visitor, and other forms visit each
+// value. Kernels for beta == 0 never compile that code.
 template <class Cfg, bool kStagedC = false, bool kReadsC = false, class Visitor>
 __device__ __forceinline__ void warp_tile_epilogue(Epilogue<Visitor>& epi, const float (&acc)[Cfg::TM][Cfg::TN],
                                                    const WarpTilePosition<Cfg>& pos, std::int64_t row0,
@@ -345,14 +365,28 @@ __device__ __forceinline__ void warp_tile_epilogue(Epilogue<Visitor>& epi, const
   } else if constexpr (kStagedC) {
     staged_warp_tile_epilogue<Cfg>(epi, acc, pos, row0, col0, stage);
   } else if constexpr (kReadsC) {
-    if (epi.interior(row0, col0, Cfg::BM, Cfg::BN)) {
-      for_each_vec4_read_ahead<Cfg>(
-          acc, pos, row0, col0, [&](std::int64_t r, std::int64_t c) { return epi.read4(r, c); },
-          [&](std::int64_t r, std::int64_t c, float4 v, float4 old) { epi.apply4_vec(r, c, v, old); });
-    } else {
+    const auto read4 = [&](std::int64_t r, std::int64_t c) { return epi.read4(r, c); };
+    if (!epi.interior(row0, col0, Cfg::BM, Cfg::BN)) {
       for_each_vec4_read_ahead<Cfg>(
           acc, pos, row0, col0, [&](std::int64_t r, std::int64_t c) { return epi.read4_checked(r, c); },
-          [&](std::int64_t r, std::int64_t c, float4 v, float4 old) { epi.apply4(r, c, v, old); });
+          [&](std::int64_t r, std::int64_t c, float4 v, float4 old, int, int) { epi.apply4(r, c, v, old); });
+    } else if constexpr (Visitor::kVotesPerTile) {
+      float values[Cfg::TM][Cfg::TN];
+      VoteLeast least;
+      for_each_vec4_read_ahead<Cfg>(acc, pos, row0, col0, read4,
+                                    [&](std::int64_t r, std::int64_t c, float4 a, float4 old, int i, int j) {
+        const float4 v = epi.value4(r, c, a, old);
+        least.add(v);
+        values[i][j] = v.x;
+        values[i][j + 1] = v.y;
+        values[i][j + 2] = v.z;
+        values[i][j + 3] = v.w;
+      });
+      vote_and_take<Cfg>(epi, values, least.value, pos, row0, col0);
+    } else {
+      for_each_vec4_read_ahead<Cfg>(
+          acc, pos, row0, col0, read4,
+          [&](std::int64_t r, std::int64_t c, float4 v, float4 old, int, int) { epi.apply4_vec(r, c, v, old); });
     }
   } else if (epi.interior(row0, col0, Cfg::BM, Cfg::BN)) {
     if constexpr (Visitor::kVotesPerTile) {
@@ -368,16 +402,7 @@ __device__ __forceinline__ void warp_tile_epilogue(Epilogue<Visitor>& epi, const
           values[i][j + 3] = v.w;
         });
       });
-      // values[i][j] in row-major order is the thread's results in row-major order of C (rows and
-      // columns both grow with i and j; see WarpTilePosition).
-      const auto value = [&](int s) { return values[s / Cfg::TN][s % Cfg::TN]; };
-      const auto cell = [&](int s) {
-        const int i = s / Cfg::TN, j = s % Cfg::TN;
-        return OutputCell{row0 + pos.wm + (i / 4) * 16 + pos.tr * 4 + i % 4,
-                          col0 + pos.wn + (j / 4) * 32 + pos.tc * 4 + j % 4};
-      };
-      if (__any_sync(kFullMask, epi.visitor().may_take(least.value)))
-        epi.visitor().template take_run<Cfg::TM * Cfg::TN>(value, cell);
+      vote_and_take<Cfg>(epi, values, least.value, pos, row0, col0);
     } else {
       epi.with_interior_form([&](auto store, auto beta) {
         for_each_vec4<Cfg>(acc, pos, row0, col0, [&](std::int64_t r, std::int64_t c, float4 v, int, int) {

@@ -163,13 +163,19 @@ class Epilogue {
     visitor_.visit(v, r, c);
   }
 
-  // apply4_vec for a call with beta != 0 (so C is stored), C's entries read ahead (read4).
-  __device__ __forceinline__ void apply4_vec(std::int64_t r, std::int64_t c, float4 acc, float4 old) {
+  // value4 for a call with beta != 0 (so C is stored), C's entries read ahead (read4): stored, not
+  // yet visited (for a voting visitor's interior tile, as value4 above).
+  __device__ __forceinline__ float4 value4(std::int64_t r, std::int64_t c, float4 acc, float4 old) {
     float4 v = make_float4(out_.alpha * acc.x, out_.alpha * acc.y, out_.alpha * acc.z, out_.alpha * acc.w);
     v = make_float4(fmaf(out_.beta, old.x, v.x), fmaf(out_.beta, old.y, v.y), fmaf(out_.beta, old.z, v.z),
                     fmaf(out_.beta, old.w, v.w));
     __stwb(reinterpret_cast<float4*>(out_.C + r * out_.ldc + c), v);
-    visitor_.visit4(r, c, v);
+    return v;
+  }
+
+  // apply4_vec for a call with beta != 0 (so C is stored), C's entries read ahead (read4).
+  __device__ __forceinline__ void apply4_vec(std::int64_t r, std::int64_t c, float4 acc, float4 old) {
+    visitor_.visit4(r, c, value4(r, c, acc, old));
   }
 
   // apply4 with C's entries read ahead (read4_checked).

@@ -156,11 +156,13 @@ Status launch_double_buffered(const GemmCall& c) {
         <<<dim3(blocks, c.splits), Cfg::kThreads, kSmem, c.stream>>>(c.op, epilogue_params<V>(c));
   };
   return launch_by_vec_and_epilogue(c, [&](auto vec, auto visitor) {
-    // beta != 0 reads C: plain calls take the kernels that read it ahead, for a 16-byte C where the
-    // configuration gains by it (Cfg::vec_reads_c_ahead). The fused visitors keep one kernel for any
-    // beta (reading C in turn), which halves what they compile.
+    // beta != 0 reads C: plain and fused top-2 calls take the kernels that read it ahead, for a
+    // 16-byte C where the configuration gains by it (Cfg::vec_reads_c_ahead). The fused top-2 read C
+    // in turn until session 46: 1.21x the plain call at 16384^2 x 64 with beta 1 (H200, run FN in
+    // results/nvidia-h200/README.md). The 64-bit-index top-2 (outputs of 2^32 entries or more) and the
+    // per-row top-2 keep one kernel for any beta (reading C in turn), which halves what they compile.
     using V = typename decltype(visitor)::type;
-    if constexpr (std::is_same_v<V, StoreOnlyVisitor>) {
+    if constexpr (std::is_same_v<V, StoreOnlyVisitor> || std::is_same_v<V, Top2PackedVisitor>) {
       if (c.out.beta != 0.0f && !c.out.c_vec4) {
         launch(vec, True{}, visitor, True{});
         return;
