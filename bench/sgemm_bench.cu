@@ -126,13 +126,15 @@ struct DeviceProblem {
   gpuprims::detail::DeviceBuffer<float> C0;
 };
 
-// The plan the tuned rung picks for a row-major m x n x k call that stores C, and its predicted time.
+// The plan the tuned rung picks for a row-major m x n x k call that stores C (16-byte aligned, ldc = n,
+// as the suites' calls), and its predicted time (0 for the outer-product path, which the model does not
+// rank).
 std::string tuned_plan(std::int64_t m, std::int64_t n, std::int64_t k, double* predicted_ms) {
   namespace d = gpuprims::detail;
   const d::DeviceShape* device = nullptr;
   *predicted_ms = 0;
   if (d::current_device_shape(&device) != gpuprims::Status::success) return "?";
-  const d::GemmPlan plan = d::plan_for(Algorithm::tuned, m, n, k, true, *device);
+  const d::GemmPlan plan = d::plan_for(Algorithm::tuned, m, n, k, true, *device, n % 4 == 0);
   const auto& paths = d::tuned_paths();
   for (int i = 0; i < d::kNumTunedPaths; ++i)
     if (paths[i] == plan.path)

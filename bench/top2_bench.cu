@@ -55,8 +55,8 @@ namespace tk = gpuprims::testkit;
 using tk::GemmShape;
 
 // The classic shapes, then shapes the tuned rung serves with its other paths (split-K on a small
-// output with a long k, few rows, few columns, one short side: testkit::path_exemplars), where the
-// fused call must stay close to the plain one too.
+// output with a long k, few rows, few columns, one short side, k = 1 with an odd ldc:
+// testkit::path_exemplars), where the fused call must stay close to the plain one too.
 std::vector<GemmShape> top2_shapes() {
   std::vector<GemmShape> s = {{4096, 4096, 4096}, {16384, 16384, 64}, {8192, 8192, 128}, {1000, 3000, 500}};
   const std::vector<GemmShape> others = tk::path_exemplars();

@@ -12,7 +12,8 @@ std::vector<GemmShape> path_exemplars() {
   return {{64, 64, 65536, "tiny_output_long_k"},
           {1, 4096, 4096, "narrow"},
           {4096, 1, 4096, "narrow"},
-          {100, 8192, 4096, "one_side_64_128"}};
+          {100, 8192, 4096, "one_side_64_128"},
+          {2339, 7091, 1, "random"}};
 }
 
 }  // namespace gpuprims::testkit

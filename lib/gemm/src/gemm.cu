@@ -19,6 +19,9 @@ namespace {
 
 bool has_output(const SgemmArgs& a) { return a.m > 0 && a.n > 0; }
 
+// Whether C takes 16-byte accesses (aligned, ldc % 4 == 0); true without C (nothing is stored).
+bool c_takes_vec4(const SgemmArgs& a) { return a.C == nullptr || (is_aligned(a.C, 16) && a.ldc % 4 == 0); }
+
 // Plans without a device (the call then says unsupported, after checking its arguments) and the
 // public queries without one are sized by this stand-in.
 const DeviceShape& no_device_shape() {
@@ -58,12 +61,13 @@ GemmPlan cached_pick(std::int64_t m, std::int64_t n, std::int64_t k, bool store_
 }  // namespace
 
 GemmPlan plan_for(gemm::Algorithm algo, std::int64_t m, std::int64_t n, std::int64_t k, bool store_c,
-                  const DeviceShape& device) {
+                  const DeviceShape& device, bool c_vec4) {
   const LadderRung* rung = ladder_rung(algo);
   if (rung != nullptr && rung->path.run != nullptr) {
     const RungEntry& path = rung->path;
     return ladder_plan(path, m, n, k, path.ladder_splits ? path.ladder_splits(m, n, k, device.sm_count) : 1);
   }
+  if (outer_product_serves(m, n, k, store_c, c_vec4)) return make_plan(kOuterProductPath, k, 1);
   return cached_pick(m, n, k, store_c, device);
 }
 
@@ -129,7 +133,7 @@ Status prepare_sgemm(const SgemmArgs& a, const GemmPlan* forced, PreparedCall* o
   const bool computes = product && has_output(a);
   if (!computes) p.plan = scale_only_plan();
   else if (forced) p.plan = *forced;
-  else p.plan = plan_for(a.algo, a.m, a.n, a.k, store_c, *device);
+  else p.plan = plan_for(a.algo, a.m, a.n, a.k, store_c, *device, c_takes_vec4(a));
   if (!plan_fits(p.plan, a.m, a.n, computes ? a.k : 0)) return Status::invalid_argument;
   p.workspace_bytes = call_workspace_bytes(p.plan, a.m, a.n, a.want_top2, p.sm_count, a.per_row);
   p.epilogue_one_wave =
@@ -171,7 +175,7 @@ Status launch_sgemm(const SgemmArgs& a, const PreparedCall& p, void* workspace, 
   c.out.m = a.m;
   c.out.n = a.n;
   c.out.store = a.C != nullptr;
-  c.out.c_vec4 = a.C == nullptr || (is_aligned(a.C, 16) && a.ldc % 4 == 0);
+  c.out.c_vec4 = c_takes_vec4(a);
   c.splits = 1;
   c.stream = stream;
 

@@ -14,10 +14,12 @@
 namespace gpuprims::detail {
 
 // The plan algo takes for an m x n x k product: for a ladder rung the rung itself, with k split by its
-// split rule (RungEntry::ladder_splits: the tensor-core rungs'); the cost model's pick for tuned.
-// store_c: the product is written (false: a top-2 call without C).
+// split rule (RungEntry::ladder_splits: the tensor-core rungs'); for tuned the outer-product path
+// where outer_product_serves, else the cost model's pick. store_c: the product is written (false: a
+// top-2 call without C); c_vec4: C takes 16-byte accesses (true where C is not known yet: the
+// workspace queries, whose plans need at least the workspace the outer-product path does).
 GemmPlan plan_for(gemm::Algorithm algo, std::int64_t m, std::int64_t n, std::int64_t k, bool store_c,
-                  const DeviceShape& device);
+                  const DeviceShape& device, bool c_vec4 = true);
 
 // A ladder rung's plan with k in about `splits` ranges (make_plan) and the workspace its launcher
 // needs for itself: what plan_for gives, with the split count chosen by the caller (benchmarks).

@@ -97,6 +97,8 @@ inline bool plan_fits(const GemmPlan& p, std::int64_t m, std::int64_t n, std::in
   if (p.path == nullptr || m < 0 || n < 0 || k < 0) return false;
   if (p.path->kind == PathKind::few_rows && m > p.path->bm) return false;
   if (p.path->kind == PathKind::few_cols && n > p.path->bn) return false;
+  if (p.path->kind == PathKind::outer_product && (k > p.path->k_step || p.splits != 1 || p.stream_k_blocks != 0))
+    return false;
   if (p.stream_k_blocks != 0) {
     if (p.stream_k_blocks < 0 || p.stream_k_blocks > kMaxStreamKBlocks || p.path->run_stream_k == nullptr ||
         p.path->kind != PathKind::tile || p.splits != 1 || p.cluster || p.k_split != k || k <= 0)
@@ -116,6 +118,7 @@ inline std::int64_t plan_blocks_x(const RungEntry& path, std::int64_t m, std::in
   switch (path.kind) {
     case PathKind::few_rows: return ceil_div<std::int64_t>(n, path.bn);
     case PathKind::few_cols: return ceil_div<std::int64_t>(m, path.bm);
+    case PathKind::outer_product: return ceil_div<std::int64_t>(m, path.bm) * OuterProductShape::windows(n);
     case PathKind::tile: break;
   }
   return ceil_div<std::int64_t>(m, path.bm) * ceil_div<std::int64_t>(n, path.bn);
@@ -192,8 +195,12 @@ inline std::int64_t epilogue_blocks(const GemmPlan& p, std::int64_t m, std::int6
 // top-2 (common/device/top2_atomic_merge.cuh) instead of a kernel launched after it. The split-K
 // reduction always (its grid is capped at 8 blocks per SM); any other kernel when its blocks fit
 // `resident_per_sm` per SM (the path's occupancy; 0 where unknown counts as 2).
+// The outer-product path's kernel always: its grid is many short blocks of 256 threads (2205 at
+// 2339 x 7091 x 1), and merging a block's pairs before one push costs less than a push from each of its
+// eight warps, all of them atomics on the same two words.
 inline bool epilogue_in_one_wave(const GemmPlan& p, std::int64_t m, std::int64_t n, int sm_count, int resident_per_sm) {
   if (p.splits > 1 && !p.cluster) return true;
+  if (p.path->kind == PathKind::outer_product) return true;
   const std::int64_t per_sm = resident_per_sm > 0 ? resident_per_sm : 2;
   return epilogue_blocks(p, m, n, sm_count) <= per_sm * max_of(sm_count, 1);
 }

@@ -131,6 +131,33 @@ struct FewColsShape {
   static constexpr int kKStep = 128;
 };
 
+// The outer-product path (kernels/outer_product.cuh, 1 <= k <= kMaxK): blocks of kThreads threads on
+// kRows rows x one kWindow-float window of each row. A probe on an H200 (results/nvidia-h200/README.md,
+// session 46, run FP2) timed 4, 8 and 16 rows with windows of 1024, 1024 and 512 floats. With beta = 0
+// 16 x 512 was the fastest or within 3% wherever C was large (2339 x 7091 x 1: 40.1, 28.9, 28.5 us;
+// 11584 x 2428 x 2: 79.7, 54.8, 47.0 us): the staging of B's window costs least per result there.
+// With beta = 1 the probe read C in turn and 8 x 1024 was faster (2339 x 7091 x 1: 47.3 against
+// 54.7 us); the library's kernel reads a row's entries of C together.
+// The tuned rung takes it instead of the cost model's pick (outer_product_serves, cost_model.hpp)
+// only where the probe found it ahead of the tile paths: C stored without 16-byte accesses (where C
+// takes them the tiles' 16-byte stores stay ahead: 4096 x 4096 x 4 at 1.19x cuBLAS's speed on tiles,
+// 0.96x on this path) and at least kMinOutputs results (below that the staging and short rows lose
+// to the tiles' one pass: 18 x 9621 x 3 in 6.9 to 7.7 us against 6.4).
+struct OuterProductShape {
+  static constexpr int kThreads = 256;
+  static constexpr int kRows = 16;
+  static constexpr int kWindow = 512;
+  static constexpr int kMaxK = 4;
+  // Eight blocks (64 warps) per SM for every visitor: the store-only kernel fits them in 32 registers;
+  // the fused top-2's took 48 unbounded, five blocks per SM, and ran 1.43x the plain call at
+  // 2339 x 7091 x 1 (run FP4), its stores fewer in flight.
+  static constexpr int kMinBlocksPerSm = 8;
+  static constexpr std::int64_t kMinOutputs = std::int64_t{1} << 22;
+  // Windows per row: a row's columns shifted by its place within a 128-byte line (0 to 31 floats)
+  // reach at most n + 31.
+  static constexpr std::int64_t windows(std::int64_t n) { return (n + 31 + kWindow - 1) / kWindow; }
+};
+
 // Rungs 11-12 (tensor cores, kernels/11_tf32.cuh): the block tile BM x BN in warp tiles WM x WN of
 // m16n8k8 MMAs, k in slabs BK deep through kStages shared-memory stages filled by cp.async. Rows of A
 // and B in shared memory are padded (kAStride, kBStride) so that fragment reads hit 32 distinct banks;

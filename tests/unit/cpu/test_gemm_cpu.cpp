@@ -309,6 +309,62 @@ TEST(GemmPlan, FitsRejectsShapesAndSplitsOutsideAPath) {
 // tiles leave more than half of the SMs idle: then into at most as many splits as fill the SMs once,
 // none shallower than kMinLadderSplitDepth, every range a whole number of 32-deep slabs. (Without a
 // GPU the rules are those of the mma.sync form; the wgmma form's keeps within fewer resident blocks.)
+// The outer-product path: its rule (k of 1 to 4, C stored without 16-byte accesses, at least
+// kMinOutputs results), its plans (one range, k at most 4), its grid (every row's windows, shifted by
+// up to 31 columns) and its workspace (none beyond the top-2's). Over random shapes the tuned plan is
+// the outer-product one exactly where the rule holds, and always fits the shape.
+TEST(GemmPlan, OuterProductOnlyWhereItsRuleHolds) {
+  using S = d::OuterProductShape;
+  const d::RungEntry& outer = d::kOuterProductPath;
+  EXPECT_EQ(outer.kind, d::PathKind::outer_product);
+  EXPECT_TRUE(d::outer_product_serves(2339, 7091, 1, true, false));
+  EXPECT_TRUE(d::outer_product_serves(2048, 2048, 4, true, false)) << "exactly kMinOutputs results";
+  EXPECT_FALSE(d::outer_product_serves(2047, 2048, 4, true, false)) << "one row short";
+  EXPECT_FALSE(d::outer_product_serves(2339, 7091, 5, true, false)) << "k past 4";
+  EXPECT_FALSE(d::outer_product_serves(2339, 7091, 0, true, false)) << "no k";
+  EXPECT_FALSE(d::outer_product_serves(2339, 7091, 1, true, true)) << "C takes 16-byte accesses";
+  EXPECT_FALSE(d::outer_product_serves(2339, 7091, 1, false, true)) << "C not stored";
+  EXPECT_FALSE(d::outer_product_serves(std::int64_t{1} << 40, 0, 1, true, false)) << "no columns";
+  EXPECT_TRUE(d::outer_product_serves(std::int64_t{1} << 40, std::int64_t{1} << 40, 2, true, false)) << "no overflow";
+
+  for (std::int64_t k : {1, 2, 3, 4}) {
+    const d::GemmPlan p = d::make_plan(outer, k, 8);
+    EXPECT_EQ(p.splits, 1) << "k is never split";
+    EXPECT_TRUE(d::plan_fits(p, 5, 7, k));
+  }
+  EXPECT_FALSE(d::plan_fits(d::make_plan(outer, 5, 1), 5, 7, 5)) << "k past 4";
+  d::GemmPlan forged = d::make_plan(outer, 4, 1);
+  forged.splits = 2;
+  forged.k_split = 2;
+  EXPECT_FALSE(d::plan_fits(forged, 5, 7, 4)) << "a split";
+  EXPECT_EQ(d::plan_blocks_x(outer, S::kRows, S::kWindow - 31), 1);
+  EXPECT_EQ(d::plan_blocks_x(outer, S::kRows, S::kWindow - 30), 2) << "a row shifted by 31 spills over";
+  EXPECT_EQ(d::plan_blocks_x(outer, S::kRows + 1, 1), 2);
+  EXPECT_EQ(d::call_workspace_bytes(d::make_plan(outer, 3, 1), 2339, 7091, false, 132), 0u);
+  EXPECT_TRUE(d::epilogue_in_one_wave(d::make_plan(outer, 1, 1), 23390, 70910, 132, 8))
+      << "its blocks merge and push once each, whatever the grid";
+
+  const d::DeviceShape device = planning_device();
+  std::mt19937_64 rng(20261130);
+  std::uniform_real_distribution<double> log_side(0.0, 14.0);
+  const auto side = [&] { return static_cast<std::int64_t>(std::exp2(log_side(rng))); };
+  int outer_plans = 0;
+  for (int i = 0; i < 2000; ++i) {
+    const std::int64_t m = side(), n = side(), k = i % 2 == 0 ? 1 + i % 7 : side();
+    for (bool store_c : {true, false})
+      for (bool c_vec4 : {true, false}) {
+        const d::GemmPlan p = d::plan_for(Algorithm::tuned, m, n, k, store_c, device, c_vec4);
+        SCOPED_TRACE(std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k) + ": " + d::plan_label(p));
+        ASSERT_TRUE(d::plan_fits(p, m, n, k));
+        EXPECT_EQ(p.path == &outer, d::outer_product_serves(m, n, k, store_c, c_vec4));
+        outer_plans += p.path == &outer;
+        // The workspace queries plan as if C took 16-byte accesses; they must cover this plan too.
+        EXPECT_GE(gemm::top2_workspace_bytes(m, n, k), d::call_workspace_bytes(p, m, n, true, device.sm_count));
+      }
+  }
+  EXPECT_GT(outer_plans, 0) << "the draw reaches the rule";
+}
+
 TEST(GemmPlan, LadderRungsSplitKOnlyOnTensorCoresAndOnlyOverIdleSms) {
   std::mt19937_64 rng(20261123);
   std::uniform_real_distribution<double> log_side(0.0, 16.0);

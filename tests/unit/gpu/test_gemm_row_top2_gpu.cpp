@@ -249,6 +249,52 @@ TEST(RowTop2Fused, EveryTunedPathForcedWithAndWithoutSplits) {
   }
 }
 
+// The outer-product path (k <= 4) forced: rows that span several of its windows and blocks, an odd
+// ldc with offsets, C stored and not; the twin rule as above.
+TEST(RowTop2Fused, OuterProductPathForced) {
+  GPUPRIMS_REQUIRE_GPU();
+  const d::DeviceShape* device = nullptr;
+  ASSERT_STATUS(Status::success, d::current_device_shape(&device));
+  for (const t::GemmLayout& l : {t::make_layout(37, 1300, 3, 1, 2, 3, 3, 2, 1), t::make_layout(20, 481, 1),
+                                 t::make_layout(16, 2000, 4, 0, 0, 4)}) {
+    SCOPED_TRACE(l.describe());
+    auto rng = t::make_rng(1200 + l.k);
+    const t::GemmInputs in = t::make_inputs(l, rng);
+    t::GuardedArray a(in.A.size(), l.off_a), b(in.B.size(), l.off_b), c(in.C.size(), l.off_c);
+    const d::GemmPlan plan = d::make_plan(d::kOuterProductPath, l.k, 1);
+    ASSERT_TRUE(d::plan_fits(plan, l.m, l.n, l.k));
+    const std::size_t ws_bytes = d::call_workspace_bytes(plan, l.m, l.n, true, device->sm_count, true);
+    const d::DeviceBuffer<unsigned char> ws(ws_bytes);
+    const d::DeviceBuffer<Top2> out(static_cast<std::size_t>(l.m));
+    ASSERT_TRUE(a.ok() && b.ok() && c.ok() && ws && out);
+    a.upload(in.A);
+    b.upload(in.B);
+    std::vector<Top2> stored(static_cast<std::size_t>(l.m)), bare(stored.size());
+    for (bool store : {true, false}) {
+      c.poison();
+      CUDA_OK(cudaMemset(out.get(), 0x7F, stored.size() * sizeof(Top2)));
+      d::SgemmArgs args{l.m,       l.n,
+                        l.k,       0.5f,
+                        a.data(),  l.lda,
+                        b.data(),  l.ldb,
+                        0.0f,      store ? c.data() : nullptr,
+                        l.ldc,     Algorithm::tuned,
+                        out.get(), true};
+      args.per_row = true;
+      ASSERT_STATUS(Status::success, d::sgemm_run(args, &plan, ws.get(), ws_bytes, nullptr));
+      CUDA_OK(cudaDeviceSynchronize());
+      std::vector<Top2>& dst = store ? stored : bare;
+      CUDA_OK(cudaMemcpy(dst.data(), out.get(), dst.size() * sizeof(Top2), cudaMemcpyDeviceToHost));
+      if (store) {
+        const std::vector<float> got_c = c.download();
+        EXPECT_EQ(t::row_top2_bytes_diff(stored, t::reference_row_top2(got_c.data(), l.m, l.n, l.ldc)), "");
+      }
+    }
+    EXPECT_EQ(t::row_top2_bytes_diff(bare, stored), "") << "C not stored";
+    EXPECT_EQ(a.guard_damage() + b.guard_damage() + c.guard_damage(), "");
+  }
+}
+
 TEST(RowTop2Fused, TinyShapesAndEmptyOutputs) {
   GPUPRIMS_REQUIRE_GPU();
   for (Algorithm algo : kAllAlgorithms) {

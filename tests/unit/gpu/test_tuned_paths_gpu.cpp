@@ -4,7 +4,8 @@
 // tail-heavy shapes within the path's limits, padded leading dimensions and offset pointers: plain
 // (alpha, beta), beta = 0 over a NaN-poisoned C, and the fused top-2 (packed and wide merges, C
 // stored and not) against its unfused twin. The public API reaches each plan only for the shapes the
-// cost model sends there, so the plans are forced here.
+// cost model sends there, so the plans are forced here; likewise the outer-product path (k <= 4),
+// which the tuned call takes beside the model.
 #include <gtest/gtest.h>
 
 #include <gpuprims/gemm.hpp>
@@ -341,6 +342,70 @@ TEST(TunedPathsCluster, SameBitsOverTenRuns) {
   }
   expect_same_bits_over_ten_runs(args, plan, nullptr, 0, l, in, c);
   EXPECT_EQ(a.guard_damage() + b.guard_damage() + c.guard_damage(), "");
+}
+
+// The outer-product path (k <= 4) forced on every k it takes: windows that start before a row
+// (offset C, odd ldc), rows and columns past a block's, padding and offsets on every operand, a C
+// with 16-byte accesses, one window and two; plain, beta = 0 over NaN and the fused top-2 forms, as
+// check_plan does for the tuned paths. Then its bits over ten runs.
+TEST(OuterProductPath, EveryLayoutAndEveryK) {
+  GPUPRIMS_REQUIRE_GPU();
+  const std::int64_t rows = d::OuterProductShape::kRows, window = d::OuterProductShape::kWindow;
+  for (const t::GemmLayout& l :
+       {t::make_layout(1, 1, 1), t::make_layout(rows + 1, 33, 2, 1, 2, 3, 3, 2, 1),
+        t::make_layout(3 * rows + 5, 2 * window + 77, 3, 0, 0, 0, 0, 0, 1), t::make_layout(2 * rows, window - 31, 4),
+        t::make_layout(rows - 1, window - 30, 4), t::make_layout(40, 2 * window + 200, 4, 4, 4, 4),
+        t::make_layout(100, 700, 1, 0, 0, 2)}) {
+    auto rng = t::make_rng(5100 + l.m * 7 + l.n);
+    const t::GemmInputs in = t::make_inputs(l, rng);
+    const t::ProductReference ref = t::reference_product(l.m, l.n, l.k, in.A.data(), l.lda, in.B.data(), l.ldb);
+    const d::GemmPlan plan = d::make_plan(d::kOuterProductPath, l.k, 4);
+    ASSERT_EQ(plan.splits, 1);
+    ASSERT_TRUE(d::plan_fits(plan, l.m, l.n, l.k));
+    SCOPED_TRACE(l.describe());
+    check_plan(plan, l, in, ref);
+  }
+  const t::GemmLayout l = t::make_layout(3 * rows + 5, 2 * window + 77, 3, 0, 0, 0, 0, 0, 1);
+  auto rng = t::make_rng(5200);
+  const t::GemmInputs in = t::make_inputs(l, rng);
+  t::GuardedArray a(in.A.size(), l.off_a), b(in.B.size(), l.off_b), c(in.C.size(), l.off_c);
+  ASSERT_TRUE(a.ok() && b.ok() && c.ok());
+  a.upload(in.A);
+  b.upload(in.B);
+  const d::SgemmArgs args{l.m,      l.n,   l.k,  1.0f,     a.data(), l.lda,
+                          b.data(), l.ldb, 0.0f, c.data(), l.ldc,    gpuprims::gemm::Algorithm::tuned,
+                          nullptr,  false};
+  expect_same_bits_over_ten_runs(args, d::make_plan(d::kOuterProductPath, l.k, 1), nullptr, 0, l, in, c);
+  EXPECT_EQ(a.guard_damage() + b.guard_damage() + c.guard_damage(), "");
+}
+
+// The tuned call takes the outer-product path by itself where its rule holds (k = 3, ldc odd, 2049^2
+// results), and no other path once C takes 16-byte accesses; the result is the product either way.
+TEST(OuterProductPath, TakenByTheTunedCallOnlyForAnOutputWithoutVectorAccess) {
+  GPUPRIMS_REQUIRE_GPU();
+  for (const int pad_c : {0, 3}) {  // ldc 2049, then 2052
+    const t::GemmLayout l = t::make_layout(2049, 2049, 3, 0, 0, pad_c);
+    SCOPED_TRACE(l.describe());
+    auto rng = t::make_rng(5300 + pad_c);
+    const t::GemmInputs in = t::make_inputs(l, rng);
+    const t::ProductReference ref = t::reference_product(l.m, l.n, l.k, in.A.data(), l.lda, in.B.data(), l.ldb);
+    t::GuardedArray a(in.A.size(), l.off_a), b(in.B.size(), l.off_b), c(in.C.size(), l.off_c);
+    ASSERT_TRUE(a.ok() && b.ok() && c.ok());
+    a.upload(in.A);
+    b.upload(in.B);
+    c.upload(in.C);
+    const d::SgemmArgs args{l.m,      l.n,   l.k,  0.5f,     a.data(), l.lda,
+                            b.data(), l.ldb, 2.0f, c.data(), l.ldc,    gpuprims::gemm::Algorithm::tuned,
+                            nullptr,  false};
+    d::PreparedCall prepared;
+    ASSERT_STATUS(Status::success, d::prepare_sgemm(args, nullptr, &prepared));
+    EXPECT_EQ(prepared.plan.path == &d::kOuterProductPath, pad_c == 0) << d::plan_label(prepared.plan);
+    ASSERT_STATUS(Status::success,
+                  gpuprims::gemm::sgemm(l.m, l.n, l.k, 0.5f, a.data(), l.lda, b.data(), l.ldb, 2.0f, c.data(), l.ldc));
+    CUDA_OK(cudaDeviceSynchronize());
+    EXPECT_EQ(t::check_gemm(l, ref, 0.5f, 2.0f, in.C, c.download(), false), "");
+    EXPECT_EQ(a.guard_damage() + b.guard_damage() + c.guard_damage(), "");
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Every, TunedPaths, ::testing::Range(0, d::kNumTunedPaths),

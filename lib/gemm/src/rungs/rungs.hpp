@@ -16,8 +16,10 @@
 namespace gpuprims::detail {
 
 // How a path's blocks cover C: bm x bn tiles of any m x n (tile); at most bm rows, in bn columns per
-// block (few_rows: m <= bm); bm rows per block, at most bn columns (few_cols: n <= bn).
-enum class PathKind { tile, few_rows, few_cols };
+// block (few_rows: m <= bm); bm rows per block, at most bn columns (few_cols: n <= bn); bm rows per
+// block in windows of bn columns placed on each row's 128-byte lines, k at most k_step
+// (outer_product: OuterProductShape::windows per row).
+enum class PathKind { tile, few_rows, few_cols, outer_product };
 
 struct RungEntry {
   const char* name;
@@ -59,6 +61,9 @@ const LadderRung* ladder_rung(gemm::Algorithm algo);
 extern const RungEntry kTunedConfigs[kNumTunedConfigs];
 extern const RungEntry kFewRowsPaths[kNumFewRowsPaths];
 extern const RungEntry kFewColsPaths[kNumFewColsPaths];
+// The outer-product path (k <= 4): not one of tuned_paths(), which the cost model ranks, but taken
+// instead of its pick where outer_product_serves (cost_model.hpp) says.
+extern const RungEntry kOuterProductPath;
 
 inline constexpr int kNumTunedPaths = kNumTunedConfigs + kNumFewRowsPaths + kNumFewColsPaths;
 // All of them in one list (tile configurations first, in kTunedConfigs order): what the cost model
