@@ -196,6 +196,36 @@ TEST(RowTop2Fused, SplitKRanksAfterTheReduction) {
   }
 }
 
+// A forced plan's per-row top-2 (alpha 0.5, beta 0), C stored and then not: equal to the unfused
+// twin over the stored C, and the same rows without C. a and b hold the inputs; ws and out are the
+// call's workspace (ws_bytes) and its m results.
+void expect_forced_plan_matches_twin(const d::GemmPlan& plan, const t::GemmLayout& l, t::GuardedArray& a,
+                                     t::GuardedArray& b, t::GuardedArray& c, void* ws, std::size_t ws_bytes,
+                                     Top2* out) {
+  std::vector<Top2> stored(static_cast<std::size_t>(l.m)), bare(stored.size());
+  for (bool store : {true, false}) {
+    c.poison();
+    CUDA_OK(cudaMemset(out, 0x7F, stored.size() * sizeof(Top2)));
+    d::SgemmArgs args{l.m,      l.n,
+                      l.k,      0.5f,
+                      a.data(), l.lda,
+                      b.data(), l.ldb,
+                      0.0f,     store ? c.data() : nullptr,
+                      l.ldc,    Algorithm::tuned,
+                      out,      true};
+    args.per_row = true;
+    ASSERT_STATUS(Status::success, d::sgemm_run(args, &plan, ws, ws_bytes, nullptr));
+    CUDA_OK(cudaDeviceSynchronize());
+    std::vector<Top2>& dst = store ? stored : bare;
+    CUDA_OK(cudaMemcpy(dst.data(), out, dst.size() * sizeof(Top2), cudaMemcpyDeviceToHost));
+    if (store) {
+      const std::vector<float> got_c = c.download();
+      EXPECT_EQ(t::row_top2_bytes_diff(stored, t::reference_row_top2(got_c.data(), l.m, l.n, l.ldc)), "");
+    }
+  }
+  EXPECT_EQ(t::row_top2_bytes_diff(bare, stored), "") << "C not stored";
+}
+
 // Every tuned path forced, with one k range and several: the twin rule on each.
 TEST(RowTop2Fused, EveryTunedPathForcedWithAndWithoutSplits) {
   GPUPRIMS_REQUIRE_GPU();
@@ -221,28 +251,7 @@ TEST(RowTop2Fused, EveryTunedPathForcedWithAndWithoutSplits) {
         const d::GemmPlan plan = d::make_plan(*path, l.k, splits);
         ASSERT_TRUE(d::plan_fits(plan, l.m, l.n, l.k));
         SCOPED_TRACE(l.describe() + " splits " + std::to_string(plan.splits));
-        std::vector<Top2> stored(static_cast<std::size_t>(l.m)), bare(stored.size());
-        for (bool store : {true, false}) {
-          c.poison();
-          CUDA_OK(cudaMemset(out.get(), 0x7F, stored.size() * sizeof(Top2)));
-          d::SgemmArgs args{l.m,       l.n,
-                            l.k,       0.5f,
-                            a.data(),  l.lda,
-                            b.data(),  l.ldb,
-                            0.0f,      store ? c.data() : nullptr,
-                            l.ldc,     Algorithm::tuned,
-                            out.get(), true};
-          args.per_row = true;
-          ASSERT_STATUS(Status::success, d::sgemm_run(args, &plan, ws.get(), ws_bytes, nullptr));
-          CUDA_OK(cudaDeviceSynchronize());
-          std::vector<Top2>& dst = store ? stored : bare;
-          CUDA_OK(cudaMemcpy(dst.data(), out.get(), dst.size() * sizeof(Top2), cudaMemcpyDeviceToHost));
-          if (store) {
-            const std::vector<float> got_c = c.download();
-            EXPECT_EQ(t::row_top2_bytes_diff(stored, t::reference_row_top2(got_c.data(), l.m, l.n, l.ldc)), "");
-          }
-        }
-        EXPECT_EQ(t::row_top2_bytes_diff(bare, stored), "") << "C not stored";
+        expect_forced_plan_matches_twin(plan, l, a, b, c, ws.get(), ws_bytes, out.get());
       }
       EXPECT_EQ(a.guard_damage() + b.guard_damage() + c.guard_damage(), "");
     }
@@ -269,28 +278,7 @@ TEST(RowTop2Fused, OuterProductPathForced) {
     ASSERT_TRUE(a.ok() && b.ok() && c.ok() && ws && out);
     a.upload(in.A);
     b.upload(in.B);
-    std::vector<Top2> stored(static_cast<std::size_t>(l.m)), bare(stored.size());
-    for (bool store : {true, false}) {
-      c.poison();
-      CUDA_OK(cudaMemset(out.get(), 0x7F, stored.size() * sizeof(Top2)));
-      d::SgemmArgs args{l.m,       l.n,
-                        l.k,       0.5f,
-                        a.data(),  l.lda,
-                        b.data(),  l.ldb,
-                        0.0f,      store ? c.data() : nullptr,
-                        l.ldc,     Algorithm::tuned,
-                        out.get(), true};
-      args.per_row = true;
-      ASSERT_STATUS(Status::success, d::sgemm_run(args, &plan, ws.get(), ws_bytes, nullptr));
-      CUDA_OK(cudaDeviceSynchronize());
-      std::vector<Top2>& dst = store ? stored : bare;
-      CUDA_OK(cudaMemcpy(dst.data(), out.get(), dst.size() * sizeof(Top2), cudaMemcpyDeviceToHost));
-      if (store) {
-        const std::vector<float> got_c = c.download();
-        EXPECT_EQ(t::row_top2_bytes_diff(stored, t::reference_row_top2(got_c.data(), l.m, l.n, l.ldc)), "");
-      }
-    }
-    EXPECT_EQ(t::row_top2_bytes_diff(bare, stored), "") << "C not stored";
+    expect_forced_plan_matches_twin(plan, l, a, b, c, ws.get(), ws_bytes, out.get());
     EXPECT_EQ(a.guard_damage() + b.guard_damage() + c.guard_damage(), "");
   }
 }
