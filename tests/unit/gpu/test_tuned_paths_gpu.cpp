@@ -56,6 +56,17 @@ std::vector<t::GemmLayout> layouts_for(const d::RungEntry& p) {
               t::make_layout(2 * bm + 3, 1, 300, 1, 2, 3, 3, 2, 1),
               t::make_layout(bm, 1, 200, 0, 3, 0),
               t::make_layout(70 * bm, 1, 130)};
+    case d::PathKind::outer_product:
+      // k <= 4 (k_step) only: windows that start before a row (offset C, odd ldc), rows and columns
+      // past a block's, padding and offsets on every operand, a C with 16-byte accesses, one window
+      // and two.
+      return {t::make_layout(1, 1, 1),
+              t::make_layout(bm + 1, 33, 2, 1, 2, 3, 3, 2, 1),
+              t::make_layout(3 * bm + 5, 2 * bn + 77, 3, 0, 0, 0, 0, 0, 1),
+              t::make_layout(2 * bm, bn - 31, 4),
+              t::make_layout(bm - 1, bn - 30, 4),
+              t::make_layout(40, 2 * bn + 200, 4, 4, 4, 4),
+              t::make_layout(100, 700, 1, 0, 0, 2)};
     case d::PathKind::tile: break;
   }
   // The next two: aligned, n a multiple of 4 past the tile edge (whole-vector edge loads, tuning.hpp),
@@ -344,18 +355,11 @@ TEST(TunedPathsCluster, SameBitsOverTenRuns) {
   EXPECT_EQ(a.guard_damage() + b.guard_damage() + c.guard_damage(), "");
 }
 
-// The outer-product path (k <= 4) forced on every k it takes: windows that start before a row
-// (offset C, odd ldc), rows and columns past a block's, padding and offsets on every operand, a C
-// with 16-byte accesses, one window and two; plain, beta = 0 over NaN and the fused top-2 forms, as
-// check_plan does for the tuned paths. Then its bits over ten runs.
+// The outer-product path (k <= 4) forced on its layouts (layouts_for): plain, beta = 0 over NaN and
+// the fused top-2 forms, as check_plan does for the tuned paths. Then its bits over ten runs.
 TEST(OuterProductPath, EveryLayoutAndEveryK) {
   GPUPRIMS_REQUIRE_GPU();
-  const std::int64_t rows = d::OuterProductShape::kRows, window = d::OuterProductShape::kWindow;
-  for (const t::GemmLayout& l :
-       {t::make_layout(1, 1, 1), t::make_layout(rows + 1, 33, 2, 1, 2, 3, 3, 2, 1),
-        t::make_layout(3 * rows + 5, 2 * window + 77, 3, 0, 0, 0, 0, 0, 1), t::make_layout(2 * rows, window - 31, 4),
-        t::make_layout(rows - 1, window - 30, 4), t::make_layout(40, 2 * window + 200, 4, 4, 4, 4),
-        t::make_layout(100, 700, 1, 0, 0, 2)}) {
+  for (const t::GemmLayout& l : layouts_for(d::kOuterProductPath)) {
     auto rng = t::make_rng(5100 + l.m * 7 + l.n);
     const t::GemmInputs in = t::make_inputs(l, rng);
     const t::ProductReference ref = t::reference_product(l.m, l.n, l.k, in.A.data(), l.lda, in.B.data(), l.ldb);
@@ -365,6 +369,7 @@ TEST(OuterProductPath, EveryLayoutAndEveryK) {
     SCOPED_TRACE(l.describe());
     check_plan(plan, l, in, ref);
   }
+  const std::int64_t rows = d::OuterProductShape::kRows, window = d::OuterProductShape::kWindow;
   const t::GemmLayout l = t::make_layout(3 * rows + 5, 2 * window + 77, 3, 0, 0, 0, 0, 0, 1);
   auto rng = t::make_rng(5200);
   const t::GemmInputs in = t::make_inputs(l, rng);
