@@ -42,6 +42,27 @@ std::vector<GemmShape> random_shapes(std::uint64_t seed, int count, double max_f
   return out;
 }
 
+std::vector<GemmShape> aligned_suite() {
+  constexpr std::int64_t kStep = 64;
+  std::mt19937_64 rng(kAlignedSeed);
+  std::set<Key> tuning;
+  for (const GemmShape& t : tuning_shapes()) tuning.insert(Key{t.m, t.n, t.k});
+  const auto dim = [&] {
+    const double u = static_cast<double>(rng() >> 11) * 0x1.0p-53;
+    return kStep * static_cast<std::int64_t>(std::floor(std::pow(kMaxDim / kStep, u) + 0.5));
+  };
+  std::set<Key> seen;
+  std::vector<GemmShape> out;
+  while (out.size() < 32) {
+    const std::int64_t m = dim(), n = dim(), k = dim();
+    const double md = static_cast<double>(m), nd = static_cast<double>(n), kd = static_cast<double>(k);
+    if (2 * md * nd * kd > kRandomMaxFlops || 4 * (md * kd + kd * nd + md * nd) > kRandomMaxBytes) continue;
+    if (tuning.count(Key{m, n, k}) > 0 || !seen.insert(Key{m, n, k}).second) continue;
+    out.push_back({m, n, k, "aligned"});
+  }
+  return out;
+}
+
 std::vector<GemmShape> heldout_suite() {
   std::vector<GemmShape> s = random_shapes(kHeldOutSeed, 64, kRandomMaxFlops, kRandomMaxBytes);
   const GemmShape classes[] = {

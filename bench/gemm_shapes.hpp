@@ -12,6 +12,7 @@ namespace gpuprims::bench {
 
 inline constexpr std::uint64_t kHeldOutSeed = 20261122;
 inline constexpr std::uint64_t kTuningSeed = 7;
+inline constexpr std::uint64_t kAlignedSeed = 20261130;
 
 // count shapes with m, n, k log-uniform in [1, 16384], at most max_flops (2mnk) and max_bytes (A, B
 // and C once), no two alike; class "random".
@@ -23,5 +24,11 @@ std::vector<testkit::GemmShape> heldout_suite();
 
 // Random shapes (kTuningSeed) and a structured set covering every path, none in heldout_suite().
 std::vector<testkit::GemmShape> tuning_shapes();
+
+// A second held-out set, of the sizes model code tends to bring: 32 random shapes (kAlignedSeed) whose
+// m, n and k are multiples of 64 from 64 to 16384 (log-uniform in the multiple), under the held-out
+// caps; class "aligned". Whole tiles for some tile paths and not for others, which the random suite
+// almost never gives. None is a tuning shape; for judging the pick, never for fitting it.
+std::vector<testkit::GemmShape> aligned_suite();
 
 }  // namespace gpuprims::bench

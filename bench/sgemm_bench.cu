@@ -11,7 +11,9 @@
 // The held-out suite runs with beta = 0 unless --beta says otherwise: with beta != 0 every call reads C
 // (the accumulating form C = A B + beta C users call for updates), C and cuBLAS's reference start from
 // one random matrix, and the records carry "beta".
-//   sgemm_bench [--out sgemm.json] [--quick] [--suite all|standard|heldout|accuracy|tc_splits] [--beta B]
+// The aligned suite ("suite": "aligned", not in "all") is a second held-out set, of multiples of 64
+// (gemm_shapes.hpp), timed and reported the same way.
+//   sgemm_bench [--out sgemm.json] [--quick] [--suite all|standard|heldout|aligned|accuracy|tc_splits] [--beta B]
 //   sgemm_bench --single ALGO M N K     one call, for ncu (ALGO cublas: cuBLAS FP32, pedantic)
 #include <gpuprims/gemm.hpp>
 
@@ -142,10 +144,13 @@ std::string tuned_plan(std::int64_t m, std::int64_t n, std::int64_t k, double* p
   return d::plan_label(plan);
 }
 
-// The tuned rung against cuBLAS on every held-out shape, both with `beta`; a summary by class at the end.
-void run_heldout(Timer& timer, cublasHandle_t cublas, const TimingOptions& opt, bool quick, float beta,
-                 Report& report) {
-  std::vector<GemmShape> shapes = heldout_suite();
+// The tuned rung against cuBLAS on every shape of a held-out set (suite "heldout": heldout_suite(),
+// seed kHeldOutSeed; "aligned": aligned_suite(), kAlignedSeed), both with `beta`; a summary by class
+// at the end.
+void run_heldout(Timer& timer, cublasHandle_t cublas, const TimingOptions& opt, bool quick, float beta, Report& report,
+                 const std::string& suite = "heldout") {
+  const bool aligned = suite == "aligned";
+  std::vector<GemmShape> shapes = aligned ? aligned_suite() : heldout_suite();
   if (quick) {
     std::vector<GemmShape> few;
     for (std::size_t i = 0; i < shapes.size(); i += 6) few.push_back(shapes[i]);
@@ -163,9 +168,9 @@ void run_heldout(Timer& timer, cublasHandle_t cublas, const TimingOptions& opt, 
     classes.push_back({cls, {}});
     return classes.back().second;
   };
-  std::printf("\nheld-out suite (%zu shapes, seed %llu, beta %g)\n%-20s %-20s %-30s %10s %10s %8s\n", shapes.size(),
-              static_cast<unsigned long long>(kHeldOutSeed), static_cast<double>(beta), "shape", "class", "plan", "ms",
-              "cuBLAS ms", "x cuBLAS");
+  std::printf("\n%s suite (%zu shapes, seed %llu, beta %g)\n%-20s %-20s %-30s %10s %10s %8s\n", suite.c_str(),
+              shapes.size(), static_cast<unsigned long long>(aligned ? kAlignedSeed : kHeldOutSeed),
+              static_cast<double>(beta), "shape", "class", "plan", "ms", "cuBLAS ms", "x cuBLAS");
   for (const GemmShape& s : shapes) {
     const std::int64_t m = s.m, n = s.n, k = s.k;
     const double flops = 2.0 * m * n * k;
@@ -197,10 +202,10 @@ void run_heldout(Timer& timer, cublasHandle_t cublas, const TimingOptions& opt, 
     double predicted_ms = 0;
     const std::string plan = tuned_plan(m, n, k, &predicted_ms);
     const double ratio = vendor.median_ms / t.median_ms;
-    progress("heldout " + shape_name({m, n, k}) + " tuned", t.median_ms, plan);
+    progress(suite + " " + shape_name({m, n, k}) + " tuned", t.median_ms, plan);
     std::printf("%-20s %-20s %-30s %10.4f %10.4f %8.3f%s\n", shape_name({m, n, k}).c_str(), s.cls.c_str(), plan.c_str(),
                 t.median_ms, vendor.median_ms, ratio, mismatch ? "  MISMATCH" : "");
-    report.add({{"suite", std::string("heldout")},
+    report.add({{"suite", suite},
                 {"class", s.cls},
                 {"algorithm", std::string("cublas")},
                 {"impl", std::string("cublas")},
@@ -211,7 +216,7 @@ void run_heldout(Timer& timer, cublasHandle_t cublas, const TimingOptions& opt, 
                 {"time_ms", vendor.median_ms},
                 {"tflops", flops / (vendor.median_ms * 1e-3) / 1e12},
                 {"ratio_to_cublas", 1.0}});
-    JsonRecord rec{{"suite", std::string("heldout")},
+    JsonRecord rec{{"suite", suite},
                    {"class", s.cls},
                    {"algorithm", std::string("tuned")},
                    {"impl", std::string("ours")},
@@ -237,7 +242,7 @@ void run_heldout(Timer& timer, cublasHandle_t cublas, const TimingOptions& opt, 
       }
     }
   }
-  std::printf("\n%-20s %6s %14s %10s  %s\n", "held-out class", "shapes", "geomean x cuBLAS", "worst", "worst shape");
+  std::printf("\n%-20s %6s %14s %10s  %s\n", "class", "shapes", "geomean x cuBLAS", "worst", "worst shape");
   for (const auto& [cls, c] : classes)
     std::printf("%-20s %6d %14.3f %10.3f  %s\n", cls.c_str(), c.count, std::exp(c.log_sum / std::max(c.count, 1)),
                 c.worst, c.worst_shape.c_str());
@@ -441,8 +446,9 @@ int main(int argc, char** argv) {
   if (!parse_beta(argc, argv, &beta)) return 64;
   for (int i = 1; i + 1 < argc; ++i)
     if (std::strcmp(argv[i], "--suite") == 0) suite = argv[i + 1];
-  if (suite != "all" && suite != "standard" && suite != "heldout" && suite != "accuracy" && suite != "tc_splits") {
-    std::fprintf(stderr, "[bench] --suite takes all, standard, heldout, accuracy or tc_splits, not '%s'\n",
+  if (suite != "all" && suite != "standard" && suite != "heldout" && suite != "aligned" && suite != "accuracy" &&
+      suite != "tc_splits") {
+    std::fprintf(stderr, "[bench] --suite takes all, standard, heldout, aligned, accuracy or tc_splits, not '%s'\n",
                  suite.c_str());
     return 64;
   }
@@ -573,6 +579,7 @@ int main(int argc, char** argv) {
     }
   }
   if (wanted("heldout")) run_heldout(timer, cublas.get(), opt, args.quick, beta, report);
+  if (suite == "aligned") run_heldout(timer, cublas.get(), opt, args.quick, beta, report, "aligned");
   if (suite == "tc_splits") run_tc_splits(timer, cublas.get(), opt, gpu, report);
   if (wanted("accuracy")) run_accuracy(gpu, cublas.get(), cublas_tf32.get(), timer.stream(), report);
   return report.write(args.out) ? 0 : 1;

@@ -14,13 +14,19 @@ struct NamedCost {
   const char* path;
   PathCost cost;
 };
+struct NamedFactor {
+  const char* path;  // nullptr: the list's leading placeholder (a list may have no other entry)
+  double factor;
+};
 
 // model_constants.inc: GPUPRIMS_MODEL_GLOBALS(dram_gbs, launch_us, reduce_us) once, then
 // GPUPRIMS_MODEL_PATH(name, block_us, step_us, alone, bandwidth) per tuned path, as sgemm_autotune
-// writes them, GPUPRIMS_MODEL_CLUSTER(cluster_us) when its sweep timed cluster plans and
-// GPUPRIMS_MODEL_STREAM_K(factor) when it timed stream-K plans.
+// writes them, GPUPRIMS_MODEL_WHOLE_TILES(name, whole_tiles_step) per path whose factor was fitted,
+// GPUPRIMS_MODEL_CLUSTER(cluster_us) when its sweep timed cluster plans and
+// GPUPRIMS_MODEL_STREAM_K(factor) when it timed stream-K plans. Each pass below takes one kind of line.
 #define GPUPRIMS_MODEL_CLUSTER(us)
 #define GPUPRIMS_MODEL_STREAM_K(factor)
+#define GPUPRIMS_MODEL_WHOLE_TILES(name, factor)
 #define GPUPRIMS_MODEL_GLOBALS(dram, launch, reduce)
 #define GPUPRIMS_MODEL_PATH(name, block, step, alone, bandwidth) \
   NamedCost{name, PathCost{block, step, alone, bandwidth}},
@@ -28,9 +34,17 @@ constexpr NamedCost kFittedPaths[] = {
 #include "gemm/src/model_constants.inc"
 };
 #undef GPUPRIMS_MODEL_PATH
+#define GPUPRIMS_MODEL_PATH(name, block, step, alone, bandwidth)
+#undef GPUPRIMS_MODEL_WHOLE_TILES
+#define GPUPRIMS_MODEL_WHOLE_TILES(name, factor) NamedFactor{name, factor},
+constexpr NamedFactor kFittedWholeTiles[] = {
+    NamedFactor{nullptr, 1.0},
+#include "gemm/src/model_constants.inc"
+};
+#undef GPUPRIMS_MODEL_WHOLE_TILES
+#define GPUPRIMS_MODEL_WHOLE_TILES(name, factor)
 #undef GPUPRIMS_MODEL_GLOBALS
 #define GPUPRIMS_MODEL_GLOBALS(dram, launch, reduce) constexpr double kFitted[3] = {dram, launch, reduce};
-#define GPUPRIMS_MODEL_PATH(name, block, step, alone, bandwidth)
 #include "gemm/src/model_constants.inc"
 #undef GPUPRIMS_MODEL_GLOBALS
 #undef GPUPRIMS_MODEL_CLUSTER
@@ -49,6 +63,7 @@ constexpr OptionalConstants kFittedOptional = [] {
   return o;
 }();
 #undef GPUPRIMS_MODEL_PATH
+#undef GPUPRIMS_MODEL_WHOLE_TILES
 #undef GPUPRIMS_MODEL_GLOBALS
 #undef GPUPRIMS_MODEL_CLUSTER
 #undef GPUPRIMS_MODEL_STREAM_K
@@ -71,6 +86,8 @@ ModelConstants build_fitted() {
         m.paths[i] = nc.cost;
         found = true;
       }
+    for (const NamedFactor& w : kFittedWholeTiles)
+      if (w.path != nullptr && std::strcmp(w.path, paths[i]->name) == 0) m.paths[i].whole_tiles_step = w.factor;
     m.complete = m.complete && found;
   }
   return m;
@@ -87,6 +104,15 @@ struct ShapeCache {
 
 const ModelConstants& fitted_constants() {
   static const ModelConstants model = build_fitted();
+  return model;
+}
+
+const ModelConstants& fused_epilogue_constants() {
+  static const ModelConstants model = [] {
+    ModelConstants m = fitted_constants();
+    for (PathCost& c : m.paths) c.whole_tiles_step = 1.0;
+    return m;
+  }();
   return model;
 }
 
@@ -128,11 +154,12 @@ double predict_us(int path_index, const GemmPlan& plan, std::int64_t m, std::int
   const double blocks = static_cast<double>(plan_blocks_x(p, m, n)) * plan.splits;
   const double steps = std::ceil(static_cast<double>(plan.k_split) / p.k_step);
   const bool stream_k = plan.stream_k_blocks > 0;
+  const double step_us = c.step_us * (whole_tiles(p, m, n, k) ? c.whole_tiles_step : 1.0);
   // Stream-K: the busiest SM's share is the tiles over the SMs, with no last wave rounded up, and a
   // block pays its fixed cost once more for the pieces at the ends of its run.
   const double q = stream_k ? blocks / sms : std::ceil(blocks / sms);
   const double compute =
-      (c.block_us * (std::ceil(q / occupancy) + (stream_k ? 1.0 : 0.0)) + c.step_us * steps * max_of(q, c.alone)) *
+      (c.block_us * (std::ceil(q / occupancy) + (stream_k ? 1.0 : 0.0)) + step_us * steps * max_of(q, c.alone)) *
       (stream_k ? model.stream_k_factor : 1.0);
 
   const double md = static_cast<double>(m), nd = static_cast<double>(n), kd = static_cast<double>(k);

@@ -5,6 +5,7 @@
 //
 //   blocks  = blocks_x(path, m, n) * splits            q = ceil(blocks / SMs), the busiest SM's share
 //   compute = block_us * ceil(q / occupancy) + step_us * steps * max(q, alone)
+//             (step_us times whole_tiles_step when no tile has an edge: whole_tiles)
 //   memory  = bytes moved through device memory / (dram_gbs * bandwidth)
 //   time    = launch_us + max(compute, memory)  [+ launch_us + reduce_us + partials / dram_gbs]
 //                                               [or + cluster_us: splits summed in the launch]
@@ -32,6 +33,11 @@ struct PathCost {
   double step_us = 1.0;
   double alone = 1.0;
   double bandwidth = 1.0;
+  // step_us's factor for a tile path when no tile has an edge (whole_tiles): every block then runs
+  // the main loop without edge tests (rung 9's kNoEdge copy), which takes fewer instructions a step
+  // than the checked loop that edge tiles run. Fitted with the rest where the sweep timed such shapes
+  // (GPUPRIMS_MODEL_WHOLE_TILES lines); 1 where model_constants.inc has none.
+  double whole_tiles_step = 1.0;
 };
 
 struct ModelConstants {
@@ -56,6 +62,13 @@ struct ModelConstants {
 // The fitted constants of model_constants.inc, in tuned_paths() order.
 const ModelConstants& fitted_constants();
 
+// The constants the fused top-2 calls (global and per row) rank plans with: fitted_constants() less
+// the whole-tile factors, which were fitted to plain calls. With the factors, the pick moved fused
+// calls to tiles whose fused epilogue gave back more than their main loop gained (H200, run FR in
+// results/nvidia-h200/README.md: the global top-2 at 4096^3 on 256 x 128 tiles 2.811 against 2.750 ms
+// on 128 x 256, the per-row top-2 at 65536^2 x 128 on 64 x 128 tiles 32.6 against 28.6 ms).
+const ModelConstants& fused_epilogue_constants();
+
 // What the model needs of the device.
 struct DeviceShape {
   int sm_count = 1;
@@ -70,6 +83,14 @@ int resident_blocks_per_sm(const DeviceShape& device, const RungEntry* path) noe
 
 // The current device's shape (occupancies queried once per device).
 Status current_device_shape(const DeviceShape** out) noexcept;
+
+// Whether no tile of an m x n x k product on `path` has an edge: tiles cover m and n exactly and k is
+// whole slabs (the kernel's slab_has_no_edge, for operands that take 16-byte loads, as packed ones do
+// then). Tile paths only.
+inline bool whole_tiles(const RungEntry& path, std::int64_t m, std::int64_t n, std::int64_t k) {
+  return path.kind == PathKind::tile && path.bm > 0 && path.bn > 0 && path.k_step > 0 && m % path.bm == 0 &&
+         n % path.bn == 0 && k % path.k_step == 0;
+}
 
 // Predicted time in microseconds of plan (on tuned path `path_index`) for an m x n x k product; store_c:
 // the product is written to C (false only for a top-2 call without C).

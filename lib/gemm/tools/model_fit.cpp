@@ -45,21 +45,31 @@ bool improve(double* param, double lo, double hi, const std::vector<const TimedP
 
 }  // namespace
 
-FitReport fit_model(const std::vector<TimedPlan>& samples, const DeviceShape& device, ModelConstants* model) {
+FitReport fit_model(const std::vector<TimedPlan>& samples, const DeviceShape& device, ModelConstants* model,
+                    FitScope scope) {
   FitReport report;
   std::vector<const TimedPlan*> all;
-  std::vector<std::vector<const TimedPlan*>> by_path(kNumTunedPaths);
+  std::vector<std::vector<const TimedPlan*>> by_path(kNumTunedPaths), whole_by_path(kNumTunedPaths);
   std::vector<const TimedPlan*> split, cluster, stream_k;
   for (const TimedPlan& s : samples) {
     all.push_back(&s);
     by_path[s.path].push_back(&s);
+    if (whole_tiles(*tuned_paths()[s.path], s.m, s.n, s.k)) whole_by_path[s.path].push_back(&s);
     if (s.plan.splits > 1) (s.plan.cluster ? cluster : split).push_back(&s);
     if (s.plan.stream_k_blocks > 0) stream_k.push_back(&s);
   }
   model->cluster_fitted = model->cluster_fitted || !cluster.empty();
   model->stream_k_fitted = model->stream_k_fitted || !stream_k.empty();
   for (report.sweeps = 0; report.sweeps < 400; ++report.sweeps) {
-    bool changed = improve(&model->launch_us, 0.2, 20.0, all, device, model);
+    bool changed = false;
+    if (scope == FitScope::whole_tiles) {
+      for (int i = 0; i < kNumTunedPaths; ++i)
+        if (!whole_by_path[i].empty())
+          changed |= improve(&model->paths[i].whole_tiles_step, 0.5, 1.5, whole_by_path[i], device, model);
+      if (!changed) break;
+      continue;
+    }
+    changed |= improve(&model->launch_us, 0.2, 20.0, all, device, model);
     changed |= improve(&model->reduce_us, 0.01, 50.0, split, device, model);
     if (!cluster.empty()) changed |= improve(&model->cluster_us, 0.0, 50.0, cluster, device, model);
     if (!stream_k.empty()) changed |= improve(&model->stream_k_factor, 0.5, 3.0, stream_k, device, model);
@@ -71,6 +81,8 @@ FitReport fit_model(const std::vector<TimedPlan>& samples, const DeviceShape& de
       changed |= improve(&c.step_us, 1e-5, 1e3, by_path[i], device, model);
       changed |= improve(&c.alone, 1.0, occupancy, by_path[i], device, model);
       changed |= improve(&c.bandwidth, 0.1, 1.0, by_path[i], device, model);
+      // Judged on the shapes it applies to only, as it changes nothing elsewhere.
+      if (!whole_by_path[i].empty()) changed |= improve(&c.whole_tiles_step, 0.5, 1.5, whole_by_path[i], device, model);
     }
     if (!changed) break;
   }
@@ -124,6 +136,12 @@ std::string model_constants_inc(const ModelConstants& model, const std::string& 
     const PathCost& c = model.paths[i];
     std::snprintf(buf, sizeof buf, "GPUPRIMS_MODEL_PATH(\"%s\", %.6g, %.6g, %.6g, %.6g)\n", paths[i]->name, c.block_us,
                   c.step_us, c.alone, c.bandwidth);
+    out += buf;
+  }
+  for (int i = 0; i < kNumTunedPaths; ++i) {
+    if (model.paths[i].whole_tiles_step == 1.0) continue;
+    std::snprintf(buf, sizeof buf, "GPUPRIMS_MODEL_WHOLE_TILES(\"%s\", %.6g)\n", paths[i]->name,
+                  model.paths[i].whole_tiles_step);
     out += buf;
   }
   if (model.cluster_fitted) {

@@ -25,9 +25,14 @@ struct FitReport {
 };
 
 // Adjusts launch_us, reduce_us, cluster_us (when cluster plans were timed) and every measured path's block_us, step_us,
-// alone (within [1, occupancy]) and bandwidth (within [0.1, 1]) to minimize the sum of squared log errors; dram_gbs
-// stays as given (it is measured directly). Paths without samples keep their constants.
-FitReport fit_model(const std::vector<TimedPlan>& samples, const DeviceShape& device, ModelConstants* model);
+// alone (within [1, occupancy]), bandwidth (within [0.1, 1]) and, where shapes without edge tiles were timed,
+// whole_tiles_step (within [0.5, 1.5]) to minimize the sum of squared log errors; dram_gbs stays as given (it is
+// measured directly). Paths without samples keep their constants.
+// scope whole_tiles: only the whole_tiles_step factors move, every other constant stays as given (a
+// sweep's shapes without edge tiles then refine a model fitted before, without refitting it).
+enum class FitScope { all, whole_tiles };
+FitReport fit_model(const std::vector<TimedPlan>& samples, const DeviceShape& device, ModelConstants* model,
+                    FitScope scope = FitScope::all);
 
 // How the model's pick does on measured shapes: for each shape (samples with the same m, n, k and
 // store_c), the measured time of the best candidate over the measured time of the candidate the model

@@ -6,6 +6,7 @@
 #include <gpuprims/gemm.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <iterator>
@@ -358,8 +359,10 @@ TEST(GemmPlan, OuterProductOnlyWhereItsRuleHolds) {
         ASSERT_TRUE(d::plan_fits(p, m, n, k));
         EXPECT_EQ(p.path == &outer, d::outer_product_serves(m, n, k, store_c, c_vec4));
         outer_plans += p.path == &outer;
-        // The workspace queries plan as if C took 16-byte accesses; they must cover this plan too.
-        EXPECT_GE(gemm::top2_workspace_bytes(m, n, k), d::call_workspace_bytes(p, m, n, true, device.sm_count));
+        // The workspace queries plan as if C took 16-byte accesses; they must cover the top-2 call's
+        // plan with this C too.
+        const d::GemmPlan fused = d::plan_for(Algorithm::tuned, m, n, k, store_c, device, c_vec4, true);
+        EXPECT_GE(gemm::top2_workspace_bytes(m, n, k), d::call_workspace_bytes(fused, m, n, true, device.sm_count));
       }
   }
   EXPECT_GT(outer_plans, 0) << "the draw reaches the rule";
@@ -592,6 +595,61 @@ TEST(GemmCostModel, ClusterPlansOnlyOnADeviceWithClusters) {
   EXPECT_TRUE(with.cluster) << d::plan_label(with);
 }
 
+// A tile path's whole-tile factor (PathCost::whole_tiles_step) changes its prediction exactly where no
+// tile has an edge: m and n whole tiles and k whole slabs. One row, column or k step short of that,
+// the prediction is the factor-free one.
+TEST(GemmCostModel, WholeTileFactorAppliesOnlyWhereNoTileHasAnEdge) {
+  d::DeviceShape device;
+  device.sm_count = 132;
+  for (int& occupancy : device.occupancy) occupancy = 1;
+  const d::ModelConstants& model = d::fitted_constants();
+  d::ModelConstants without = model;
+  for (d::PathCost& c : without.paths) c.whole_tiles_step = 1.0;
+  const auto predicted = [&](int path, std::int64_t m, std::int64_t n, std::int64_t k, const d::ModelConstants& c) {
+    return d::predict_us(path, d::make_plan(*d::tuned_paths()[path], k, 1), m, n, k, true, device, c);
+  };
+  int factors = 0;
+  for (int i = 0; i < d::kNumTunedPaths; ++i) {
+    const d::RungEntry& path = *d::tuned_paths()[i];
+    SCOPED_TRACE(path.name);
+    if (path.kind != d::PathKind::tile) {
+      EXPECT_FALSE(d::whole_tiles(path, 4096, 4096, 4096));
+      continue;
+    }
+    EXPECT_TRUE(d::whole_tiles(path, 4096, 4096, 4096));
+    if (model.paths[i].whole_tiles_step == 1.0) continue;
+    ++factors;
+    EXPECT_NE(predicted(i, 4096, 4096, 4096, model), predicted(i, 4096, 4096, 4096, without));
+    for (const auto& edge :
+         {std::array<std::int64_t, 3>{4095, 4096, 4096}, std::array<std::int64_t, 3>{4096, 4095, 4096},
+          std::array<std::int64_t, 3>{4096, 4096, 4096 - path.k_step / 2}}) {
+      EXPECT_FALSE(d::whole_tiles(path, edge[0], edge[1], edge[2]));
+      EXPECT_EQ(predicted(i, edge[0], edge[1], edge[2], model), predicted(i, edge[0], edge[1], edge[2], without));
+    }
+  }
+  EXPECT_GT(factors, 0) << "model_constants.inc has no GPUPRIMS_MODEL_WHOLE_TILES line";
+}
+
+// At 4096^3 every tile is whole, and 256 x 128 tiles ran the plain call fastest in every stored sweep
+// (H100 and H200, results/*/autotune*.json); without the whole-tile factors the pick took 128 x 256
+// there. The H200's occupancies, as its sweeps recorded them.
+TEST(GemmCostModel, PlainCallsTakeTheTallTileAt4096CubedAndFusedOnesTheWide) {
+  d::DeviceShape device;
+  device.sm_count = 132;
+  device.clusters = true;
+  device.dependent_launch = true;
+  const int occupancy[] = {1, 1, 1, 1, 3, 4, 4, 2, 2, 1, 1, 4, 4, 2, 2};
+  ASSERT_EQ(std::size(occupancy), static_cast<std::size_t>(d::kNumTunedPaths));
+  for (int i = 0; i < d::kNumTunedPaths; ++i) device.occupancy[i] = occupancy[i];
+  EXPECT_STREQ(d::pick_plan(4096, 4096, 4096, true, device, d::fitted_constants()).path->name, "db_256x128x8_w64x64");
+  // The fused top-2 ranks without the whole-tile factors: 128 x 256 there, where its epilogue ran
+  // faster (cost_model.hpp, fused_epilogue_constants).
+  for (bool store_c : {true, false}) {
+    EXPECT_STREQ(d::pick_plan(4096, 4096, 4096, store_c, device, d::fused_epilogue_constants()).path->name,
+                 "db_128x256x8_w64x64");
+  }
+}
+
 TEST(GemmCostModel, FittedConstantsCoverEveryTunedPath) {
   const d::ModelConstants& m = d::fitted_constants();
   EXPECT_TRUE(m.complete) << "model_constants.inc lacks a tuned path: rerun bench/sgemm_autotune";
@@ -634,12 +692,13 @@ TEST(GemmModelFit, RecoversTheRankingOfAKnownModel) {
     truth.paths[i].block_us = 1.0 + 0.3 * (i % 5);
     truth.paths[i].step_us = 0.2 + 0.07 * i;
     truth.paths[i].alone = 1.0 + (i % 3) * 0.5;
+    truth.paths[i].whole_tiles_step = d::tuned_paths()[i]->kind == d::PathKind::tile ? 0.75 + 0.03 * i : 1.0;
   }
   truth.stream_k_factor = 1.3;
   std::vector<d::TimedPlan> samples;
-  const std::int64_t shapes[][3] = {{4096, 4096, 4096}, {64, 64, 65536},   {1, 8192, 4096},  {8192, 3, 4096},
-                                    {1000, 300, 700},   {16, 1000, 20000}, {20000, 20, 900}, {8192, 8192, 16},
-                                    {128, 4096, 4096},  {2500, 2500, 2500}};
+  const std::int64_t shapes[][3] = {{4096, 4096, 4096}, {64, 64, 65536},    {1, 8192, 4096},    {8192, 3, 4096},
+                                    {1000, 300, 700},   {16, 1000, 20000},  {20000, 20, 900},   {8192, 8192, 16},
+                                    {128, 4096, 4096},  {2500, 2500, 2500}, {2048, 1024, 2048}, {1024, 3072, 1024}};
   for (const auto& s : shapes)
     d::for_each_candidate(s[0], s[1], s[2], device, [&](int path, const d::GemmPlan& p) {
       samples.push_back(
@@ -655,6 +714,7 @@ TEST(GemmModelFit, RecoversTheRankingOfAKnownModel) {
     c.block_us *= 0.6;
     c.step_us *= 1.4;
     c.alone = 1.0;
+    c.whole_tiles_step = 1.0;
   }
   EXPECT_LT(d::score_pick(samples, device, start).geomean, 0.999) << "the start must rank some shape wrongly";
   const d::FitReport fit = d::fit_model(samples, device, &start);
@@ -667,6 +727,13 @@ TEST(GemmModelFit, RecoversTheRankingOfAKnownModel) {
   EXPECT_TRUE(start.stream_k_fitted) << "the samples held stream-K plans";
   EXPECT_NEAR(start.stream_k_factor, truth.stream_k_factor, 0.05);
   EXPECT_NE(d::model_constants_inc(start, "").find("GPUPRIMS_MODEL_STREAM_K("), std::string::npos);
+  // Shapes without edge tiles (4096^3, 8192^2 x 16, 2048 x 1024 x 2048, 1024 x 3072 x 1024) pin each
+  // tile path's whole-tile factor.
+  for (int i = 0; i < d::kNumTunedPaths; ++i) {
+    SCOPED_TRACE(d::tuned_paths()[i]->name);
+    EXPECT_NEAR(start.paths[i].whole_tiles_step, truth.paths[i].whole_tiles_step, 0.05);
+  }
+  EXPECT_NE(d::model_constants_inc(start, "").find("GPUPRIMS_MODEL_WHOLE_TILES("), std::string::npos);
 }
 
 // score_pick names each shape's pick (the lowest prediction) and its fastest measured candidate:
@@ -844,12 +911,11 @@ TEST(GemmWorkspace, QueriesCoverThePlansPickedWithAndWithoutC) {
     const std::size_t top2 = gemm::top2_workspace_bytes(m, n, k);
     const std::size_t plain = gemm::sgemm_workspace_bytes(m, n, k);
     for (bool store_c : {true, false}) {
-      const d::GemmPlan plan = d::plan_for(Algorithm::tuned, m, n, k, store_c, device);
-      EXPECT_GE(top2, d::call_workspace_bytes(plan, m, n, true, device.sm_count));
-      if (store_c) {
-        EXPECT_EQ(plain, d::call_workspace_bytes(plan, m, n, false, device.sm_count));
-      }
+      const d::GemmPlan fused = d::plan_for(Algorithm::tuned, m, n, k, store_c, device, true, true);
+      EXPECT_GE(top2, d::call_workspace_bytes(fused, m, n, true, device.sm_count));
     }
+    const d::GemmPlan plan = d::plan_for(Algorithm::tuned, m, n, k, true, device);
+    EXPECT_EQ(plain, d::call_workspace_bytes(plan, m, n, false, device.sm_count));
     EXPECT_GE(top2, d::call_workspace_bytes(d::scale_only_plan(), m, n, true, device.sm_count));
   }
 }
@@ -862,7 +928,7 @@ TEST(GemmWorkspace, RowTop2HoldsASlotPerRowBeforeTheSplitPartials) {
     SCOPED_TRACE(gpuprims::testkit::shape_name(s));
     const std::size_t query = gemm::row_top2_workspace_bytes(s.m, s.n, s.k);
     for (bool store_c : {true, false}) {
-      const d::GemmPlan plan = d::plan_for(Algorithm::tuned, s.m, s.n, s.k, store_c, device);
+      const d::GemmPlan plan = d::plan_for(Algorithm::tuned, s.m, s.n, s.k, store_c, device, true, true);
       const std::size_t bytes = d::call_workspace_bytes(plan, s.m, s.n, true, device.sm_count, true);
       EXPECT_GE(query, bytes);
       const std::size_t slots = static_cast<std::size_t>(s.m) * 16;
