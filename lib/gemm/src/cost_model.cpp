@@ -107,13 +107,26 @@ const ModelConstants& fitted_constants() {
   return model;
 }
 
-const ModelConstants& fused_epilogue_constants() {
-  static const ModelConstants model = [] {
+const ModelConstants& constants_for(PickFor call) {
+  static const ModelConstants top2 = [] {
+    ModelConstants m = fitted_constants();
+    const auto& paths = tuned_paths();
+    for (int i = 0; i < kNumTunedPaths; ++i)
+      if (paths[i]->kind == PathKind::tile && paths[i]->bm == 256 && paths[i]->bn == 128)
+        m.paths[i].whole_tiles_step = 1.0;
+    return m;
+  }();
+  static const ModelConstants row_top2 = [] {
     ModelConstants m = fitted_constants();
     for (PathCost& c : m.paths) c.whole_tiles_step = 1.0;
     return m;
   }();
-  return model;
+  switch (call) {
+    case PickFor::top2: return top2;
+    case PickFor::row_top2: return row_top2;
+    case PickFor::plain: break;
+  }
+  return fitted_constants();
 }
 
 int resident_blocks_per_sm(const DeviceShape& device, const RungEntry* path) noexcept {

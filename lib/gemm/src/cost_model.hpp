@@ -62,12 +62,16 @@ struct ModelConstants {
 // The fitted constants of model_constants.inc, in tuned_paths() order.
 const ModelConstants& fitted_constants();
 
-// The constants the fused top-2 calls (global and per row) rank plans with: fitted_constants() less
-// the whole-tile factors, which were fitted to plain calls. With the factors, the pick moved fused
-// calls to tiles whose fused epilogue gave back more than their main loop gained (H200, run FR in
-// results/nvidia-h200/README.md: the global top-2 at 4096^3 on 256 x 128 tiles 2.811 against 2.750 ms
-// on 128 x 256, the per-row top-2 at 65536^2 x 128 on 64 x 128 tiles 32.6 against 28.6 ms).
-const ModelConstants& fused_epilogue_constants();
+// The call a plan is picked for. The whole-tile factors were fitted to plain calls; the fused
+// epilogues gave back part of what some tiles' main loops gain (H200, runs FR and FS in
+// results/nvidia-h200/README.md):
+// - the global top-2 on 256 x 128 tiles at 4096^3 took 2.811 ms, against 2.750 on 128 x 256 (the plain
+//   call 2.712 against 2.747); on 64 x 128 tiles it gained as the plain call did (16384^2 x 64 0.881
+//   against 0.943 ms, 8192^2 x 128 0.398 against 0.427). So top2 ranks without 256 x 128's factor.
+// - the per-row top-2 on 64 x 128 tiles at 65536^2 x 128 took 32.6 ms, against 28.6 on 128 x 256, and
+//   0.578 against 0.555 at 8192^2 x 128. So row_top2 ranks without any of them.
+enum class PickFor { plain, top2, row_top2 };
+const ModelConstants& constants_for(PickFor call);
 
 // What the model needs of the device.
 struct DeviceShape {

@@ -19,6 +19,11 @@ namespace {
 
 bool has_output(const SgemmArgs& a) { return a.m > 0 && a.n > 0; }
 
+// Which constants the call's pick ranks with (cost_model.hpp, PickFor).
+PickFor pick_for(bool want_top2, bool per_row) {
+  return !want_top2 ? PickFor::plain : per_row ? PickFor::row_top2 : PickFor::top2;
+}
+
 // Whether C takes 16-byte accesses (aligned, ldc % 4 == 0); true without C (nothing is stored).
 bool c_takes_vec4(const SgemmArgs& a) { return a.C == nullptr || (is_aligned(a.C, 16) && a.ldc % 4 == 0); }
 
@@ -40,7 +45,8 @@ struct PickCache {
   struct Entry {
     const DeviceShape* device = nullptr;
     std::int64_t m = -1, n = -1, k = -1;
-    bool store_c = false, top2 = false;
+    bool store_c = false;
+    PickFor call = PickFor::plain;
     GemmPlan plan;
   };
   static constexpr int kEntries = 16;
@@ -48,14 +54,14 @@ struct PickCache {
   int next = 0;
 };
 
-GemmPlan cached_pick(std::int64_t m, std::int64_t n, std::int64_t k, bool store_c, bool top2,
+GemmPlan cached_pick(std::int64_t m, std::int64_t n, std::int64_t k, bool store_c, PickFor call,
                      const DeviceShape& device) {
   thread_local PickCache cache;
   for (const PickCache::Entry& e : cache.entries)
-    if (e.device == &device && e.m == m && e.n == n && e.k == k && e.store_c == store_c && e.top2 == top2)
+    if (e.device == &device && e.m == m && e.n == n && e.k == k && e.store_c == store_c && e.call == call)
       return e.plan;
-  const GemmPlan plan = pick_plan(m, n, k, store_c, device, top2 ? fused_epilogue_constants() : fitted_constants());
-  cache.entries[cache.next] = PickCache::Entry{&device, m, n, k, store_c, top2, plan};
+  const GemmPlan plan = pick_plan(m, n, k, store_c, device, constants_for(call));
+  cache.entries[cache.next] = PickCache::Entry{&device, m, n, k, store_c, call, plan};
   cache.next = (cache.next + 1) % PickCache::kEntries;
   return plan;
 }
@@ -63,14 +69,14 @@ GemmPlan cached_pick(std::int64_t m, std::int64_t n, std::int64_t k, bool store_
 }  // namespace
 
 GemmPlan plan_for(gemm::Algorithm algo, std::int64_t m, std::int64_t n, std::int64_t k, bool store_c,
-                  const DeviceShape& device, bool c_vec4, bool top2) {
+                  const DeviceShape& device, bool c_vec4, PickFor call) {
   const LadderRung* rung = ladder_rung(algo);
   if (rung != nullptr && rung->path.run != nullptr) {
     const RungEntry& path = rung->path;
     return ladder_plan(path, m, n, k, path.ladder_splits ? path.ladder_splits(m, n, k, device.sm_count) : 1);
   }
   if (outer_product_serves(m, n, k, store_c, c_vec4)) return make_plan(kOuterProductPath, k, 1);
-  return cached_pick(m, n, k, store_c, top2, device);
+  return cached_pick(m, n, k, store_c, call, device);
 }
 
 GemmPlan ladder_plan(const RungEntry& path, std::int64_t m, std::int64_t n, std::int64_t k, int splits) {
@@ -135,7 +141,7 @@ Status prepare_sgemm(const SgemmArgs& a, const GemmPlan* forced, PreparedCall* o
   const bool computes = product && has_output(a);
   if (!computes) p.plan = scale_only_plan();
   else if (forced) p.plan = *forced;
-  else p.plan = plan_for(a.algo, a.m, a.n, a.k, store_c, *device, c_takes_vec4(a), a.want_top2);
+  else p.plan = plan_for(a.algo, a.m, a.n, a.k, store_c, *device, c_takes_vec4(a), pick_for(a.want_top2, a.per_row));
   if (!plan_fits(p.plan, a.m, a.n, computes ? a.k : 0)) return Status::invalid_argument;
   p.workspace_bytes = call_workspace_bytes(p.plan, a.m, a.n, a.want_top2, p.sm_count, a.per_row);
   p.epilogue_one_wave =
@@ -256,7 +262,7 @@ std::size_t query_workspace(std::int64_t m, std::int64_t n, std::int64_t k, gemm
   std::size_t bytes = call_workspace_bytes(scale_only_plan(), m, n, want_top2, device->sm_count, per_row);
   for (bool store_c : {true, false}) {
     if (!want_top2 && !store_c) continue;
-    const GemmPlan plan = plan_for(algo, m, n, k, store_c, *device, true, want_top2);
+    const GemmPlan plan = plan_for(algo, m, n, k, store_c, *device, true, pick_for(want_top2, per_row));
     bytes = max_of(bytes, call_workspace_bytes(plan, m, n, want_top2, device->sm_count, per_row));
   }
   return bytes;

@@ -17,10 +17,10 @@ namespace gpuprims::detail {
 // split rule (RungEntry::ladder_splits: the tensor-core rungs'); for tuned the outer-product path
 // where outer_product_serves, else the cost model's pick. store_c: the product is written (false: a
 // top-2 call without C); c_vec4: C takes 16-byte accesses (true where C is not known yet: the
-// workspace queries, whose plans need at least the workspace the outer-product path does); top2: a
-// fused top-2 call, global or per row, whose pick ranks with fused_epilogue_constants().
+// workspace queries, whose plans need at least the workspace the outer-product path does); call: a
+// plain call or a fused top-2 (global or per row), whose pick ranks with constants_for(call).
 GemmPlan plan_for(gemm::Algorithm algo, std::int64_t m, std::int64_t n, std::int64_t k, bool store_c,
-                  const DeviceShape& device, bool c_vec4 = true, bool top2 = false);
+                  const DeviceShape& device, bool c_vec4 = true, PickFor call = PickFor::plain);
 
 // A ladder rung's plan with k in about `splits` ranges (make_plan) and the workspace its launcher
 // needs for itself: what plan_for gives, with the split count chosen by the caller (benchmarks).

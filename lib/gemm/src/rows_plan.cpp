@@ -22,7 +22,7 @@ std::size_t top2_rows_workspace_bytes(std::int64_t m_whole, std::int64_t m_rows,
   const DeviceShape& device = shape_or_stand_in();
   std::size_t bytes = call_workspace_bytes(scale_only_plan(), m_rows, n, true, device.sm_count);
   for (bool store_c : {true, false}) {
-    const GemmPlan plan = plan_for(algo, m_whole, n, k, store_c, device, true, true);
+    const GemmPlan plan = plan_for(algo, m_whole, n, k, store_c, device, true, PickFor::row_top2);
     bytes = max_of(bytes, call_workspace_bytes(plan, m_rows, n, true, device.sm_count));
   }
   return bytes;
@@ -36,7 +36,7 @@ Status sgemm_top2_rows(std::int64_t m_whole, const SgemmArgs& a, void* d_workspa
   const DeviceShape* device = nullptr;
   if (current_device_shape(&device) != Status::success)
     return sgemm_run(a, nullptr, d_workspace, workspace_bytes, stream);
-  const GemmPlan whole = plan_for(a.algo, m_whole, a.n, a.k, a.C != nullptr, *device, true, true);
+  const GemmPlan whole = plan_for(a.algo, m_whole, a.n, a.k, a.C != nullptr, *device, true, PickFor::row_top2);
   return sgemm_run(a, &whole, d_workspace, workspace_bytes, stream);
 }
 

@@ -41,9 +41,8 @@ RC_GTEST_PROP(GemmLaunchMathProperty, TunedPickAlwaysFitsTheShape, ()) {
   for (int& occ : device.occupancy) occ = *rc::gen::inRange(0, 9);
   device.clusters = *rc::gen::arbitrary<bool>();
   const bool store_c = *rc::gen::arbitrary<bool>();
-  const bool top2 = *rc::gen::arbitrary<bool>();
-  const d::GemmPlan plan =
-      d::pick_plan(m, n, k, store_c, device, top2 ? d::fused_epilogue_constants() : d::fitted_constants());
+  const auto call = *rc::gen::element(d::PickFor::plain, d::PickFor::top2, d::PickFor::row_top2);
+  const d::GemmPlan plan = d::pick_plan(m, n, k, store_c, device, d::constants_for(call));
   RC_LOG() << m << "x" << n << "x" << k << " -> " << d::plan_label(plan) << " of " << plan.k_split;
   RC_ASSERT(d::plan_fits(plan, m, n, k));
   RC_ASSERT(plan.splits <= d::kMaxSplits);

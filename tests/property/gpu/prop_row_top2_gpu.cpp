@@ -22,8 +22,8 @@ namespace tk = gpuprims::testkit;
 bool same_plan_stored_or_not(Algorithm algo, std::int64_t m, std::int64_t n, std::int64_t k) {
   const d::DeviceShape* device = nullptr;
   if (d::current_device_shape(&device) != gpuprims::Status::success) return false;
-  const d::GemmPlan a = d::plan_for(algo, m, n, k, true, *device, true, true);
-  const d::GemmPlan b = d::plan_for(algo, m, n, k, false, *device, true, true);
+  const d::GemmPlan a = d::plan_for(algo, m, n, k, true, *device, true, d::PickFor::row_top2);
+  const d::GemmPlan b = d::plan_for(algo, m, n, k, false, *device, true, d::PickFor::row_top2);
   return a.path == b.path && a.splits == b.splits && a.k_split == b.k_split;
 }
 

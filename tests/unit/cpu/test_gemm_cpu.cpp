@@ -361,7 +361,7 @@ TEST(GemmPlan, OuterProductOnlyWhereItsRuleHolds) {
         outer_plans += p.path == &outer;
         // The workspace queries plan as if C took 16-byte accesses; they must cover the top-2 call's
         // plan with this C too.
-        const d::GemmPlan fused = d::plan_for(Algorithm::tuned, m, n, k, store_c, device, c_vec4, true);
+        const d::GemmPlan fused = d::plan_for(Algorithm::tuned, m, n, k, store_c, device, c_vec4, d::PickFor::top2);
         EXPECT_GE(gemm::top2_workspace_bytes(m, n, k), d::call_workspace_bytes(fused, m, n, true, device.sm_count));
       }
   }
@@ -630,10 +630,11 @@ TEST(GemmCostModel, WholeTileFactorAppliesOnlyWhereNoTileHasAnEdge) {
   EXPECT_GT(factors, 0) << "model_constants.inc has no GPUPRIMS_MODEL_WHOLE_TILES line";
 }
 
-// At 4096^3 every tile is whole, and 256 x 128 tiles ran the plain call fastest in every stored sweep
-// (H100 and H200, results/*/autotune*.json); without the whole-tile factors the pick took 128 x 256
-// there. The H200's occupancies, as its sweeps recorded them.
-TEST(GemmCostModel, PlainCallsTakeTheTallTileAt4096CubedAndFusedOnesTheWide) {
+// Each call's pick on the H200 (its occupancies as its sweeps recorded them) where runs FR and FS timed
+// the plans (cost_model.hpp, PickFor). At 4096^3 every tile is whole: 256 x 128 ran the plain call
+// fastest in every stored sweep, while the fused top-2 calls ran faster on 128 x 256. At 16384^2 x 64
+// the global top-2 ran faster on 64 x 128 tiles, as the plain call did, and the per-row top-2 slower.
+TEST(GemmCostModel, EachCallRanksWithItsOwnWholeTileFactors) {
   d::DeviceShape device;
   device.sm_count = 132;
   device.clusters = true;
@@ -641,12 +642,18 @@ TEST(GemmCostModel, PlainCallsTakeTheTallTileAt4096CubedAndFusedOnesTheWide) {
   const int occupancy[] = {1, 1, 1, 1, 3, 4, 4, 2, 2, 1, 1, 4, 4, 2, 2};
   ASSERT_EQ(std::size(occupancy), static_cast<std::size_t>(d::kNumTunedPaths));
   for (int i = 0; i < d::kNumTunedPaths; ++i) device.occupancy[i] = occupancy[i];
-  EXPECT_STREQ(d::pick_plan(4096, 4096, 4096, true, device, d::fitted_constants()).path->name, "db_256x128x8_w64x64");
-  // The fused top-2 ranks without the whole-tile factors: 128 x 256 there, where its epilogue ran
-  // faster (cost_model.hpp, fused_epilogue_constants).
+  const auto pick = [&](std::int64_t m, std::int64_t n, std::int64_t k, bool store_c, d::PickFor call) {
+    return std::string(d::pick_plan(m, n, k, store_c, device, d::constants_for(call)).path->name);
+  };
+  EXPECT_EQ(&d::constants_for(d::PickFor::plain), &d::fitted_constants());
+  EXPECT_EQ(pick(4096, 4096, 4096, true, d::PickFor::plain), "db_256x128x8_w64x64");
+  EXPECT_EQ(pick(16384, 16384, 64, true, d::PickFor::plain), "db_64x128x16_w32x64");
   for (bool store_c : {true, false}) {
-    EXPECT_STREQ(d::pick_plan(4096, 4096, 4096, store_c, device, d::fused_epilogue_constants()).path->name,
-                 "db_128x256x8_w64x64");
+    SCOPED_TRACE(store_c ? "C stored" : "C not stored");
+    EXPECT_EQ(pick(4096, 4096, 4096, store_c, d::PickFor::top2), "db_128x256x8_w64x64");
+    EXPECT_EQ(pick(4096, 4096, 4096, store_c, d::PickFor::row_top2), "db_128x256x8_w64x64");
+    EXPECT_EQ(pick(16384, 16384, 64, store_c, d::PickFor::top2), "db_64x128x16_w32x64");
+    EXPECT_EQ(pick(16384, 16384, 64, store_c, d::PickFor::row_top2), "db_128x256x8_w64x64");
   }
 }
 
@@ -911,7 +918,7 @@ TEST(GemmWorkspace, QueriesCoverThePlansPickedWithAndWithoutC) {
     const std::size_t top2 = gemm::top2_workspace_bytes(m, n, k);
     const std::size_t plain = gemm::sgemm_workspace_bytes(m, n, k);
     for (bool store_c : {true, false}) {
-      const d::GemmPlan fused = d::plan_for(Algorithm::tuned, m, n, k, store_c, device, true, true);
+      const d::GemmPlan fused = d::plan_for(Algorithm::tuned, m, n, k, store_c, device, true, d::PickFor::top2);
       EXPECT_GE(top2, d::call_workspace_bytes(fused, m, n, true, device.sm_count));
     }
     const d::GemmPlan plan = d::plan_for(Algorithm::tuned, m, n, k, true, device);
@@ -928,7 +935,8 @@ TEST(GemmWorkspace, RowTop2HoldsASlotPerRowBeforeTheSplitPartials) {
     SCOPED_TRACE(gpuprims::testkit::shape_name(s));
     const std::size_t query = gemm::row_top2_workspace_bytes(s.m, s.n, s.k);
     for (bool store_c : {true, false}) {
-      const d::GemmPlan plan = d::plan_for(Algorithm::tuned, s.m, s.n, s.k, store_c, device, true, true);
+      const d::GemmPlan plan =
+          d::plan_for(Algorithm::tuned, s.m, s.n, s.k, store_c, device, true, d::PickFor::row_top2);
       const std::size_t bytes = d::call_workspace_bytes(plan, s.m, s.n, true, device.sm_count, true);
       EXPECT_GE(query, bytes);
       const std::size_t slots = static_cast<std::size_t>(s.m) * 16;

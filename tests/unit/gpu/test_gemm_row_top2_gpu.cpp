@@ -101,8 +101,8 @@ TEST(RowTop2Fused, EqualsTheUnfusedTwinOnEveryRung) {
 bool same_plan_stored_or_not(Algorithm algo, const t::GemmLayout& l) {
   const d::DeviceShape* device = nullptr;
   if (d::current_device_shape(&device) != Status::success) return false;
-  const d::GemmPlan a = d::plan_for(algo, l.m, l.n, l.k, true, *device, true, true);
-  const d::GemmPlan b = d::plan_for(algo, l.m, l.n, l.k, false, *device, true, true);
+  const d::GemmPlan a = d::plan_for(algo, l.m, l.n, l.k, true, *device, true, d::PickFor::row_top2);
+  const d::GemmPlan b = d::plan_for(algo, l.m, l.n, l.k, false, *device, true, d::PickFor::row_top2);
   return a.path == b.path && a.splits == b.splits && a.k_split == b.k_split;
 }
 
@@ -147,7 +147,7 @@ TEST(RowTop2Fused, FewRowsAndFewColumnsPaths) {
                                    t::make_layout(11, 13, 4096)};
   for (const auto& l : layouts) {
     for (bool store : {true, false}) {
-      const d::GemmPlan plan = d::plan_for(Algorithm::tuned, l.m, l.n, l.k, store, *device, true, true);
+      const d::GemmPlan plan = d::plan_for(Algorithm::tuned, l.m, l.n, l.k, store, *device, true, d::PickFor::row_top2);
       saw_few_rows |= plan.path->kind == d::PathKind::few_rows;
       saw_few_cols |= plan.path->kind == d::PathKind::few_cols;
     }
@@ -177,7 +177,7 @@ TEST(RowTop2Fused, SplitKRanksAfterTheReduction) {
   const d::DeviceShape* device = nullptr;
   ASSERT_STATUS(Status::success, d::current_device_shape(&device));
   if (l.k == 65536) {
-    EXPECT_GT(d::plan_for(Algorithm::tuned, l.m, l.n, l.k, true, *device, true, true).splits, 1)
+    EXPECT_GT(d::plan_for(Algorithm::tuned, l.m, l.n, l.k, true, *device, true, d::PickFor::row_top2).splits, 1)
         << "tuned does not split k here";
   }
   auto rng = t::make_rng(1000);
