@@ -16,51 +16,46 @@ constexpr double kMaxDim = 16384;
 constexpr double kRandomMaxFlops = 68719476736.0;  // 2^36: about 1.4 ms at 50 TFLOP/s
 constexpr double kRandomMaxBytes = 1073741824.0;   // 1 GiB of operands
 
-// Log-uniform in [1, kMaxDim] from the raw generator (not std::uniform_real_distribution, whose
-// output the standard leaves to the implementation): the same shapes on every toolchain.
-std::int64_t log_uniform_dim(std::mt19937_64& rng) {
+// step times a whole number log-uniform in [1, kMaxDim / step], from the raw generator (not
+// std::uniform_real_distribution, whose output the standard leaves to the implementation): the same
+// shapes on every toolchain. step 1: log-uniform in [1, kMaxDim].
+std::int64_t log_uniform_multiple(std::mt19937_64& rng, std::int64_t step) {
   const double u = static_cast<double>(rng() >> 11) * 0x1.0p-53;
-  const auto d = static_cast<std::int64_t>(std::floor(std::pow(kMaxDim, u) + 0.5));
-  return std::clamp<std::int64_t>(d, 1, static_cast<std::int64_t>(kMaxDim));
+  const std::int64_t most = static_cast<std::int64_t>(kMaxDim) / step;
+  const auto d = static_cast<std::int64_t>(std::floor(std::pow(static_cast<double>(most), u) + 0.5));
+  return step * std::clamp<std::int64_t>(d, 1, most);
 }
 
 using Key = std::tuple<std::int64_t, std::int64_t, std::int64_t>;
 
-}  // namespace
-
-std::vector<GemmShape> random_shapes(std::uint64_t seed, int count, double max_flops, double max_bytes) {
+// count shapes of class cls with m, n, k from log_uniform_multiple(step), under max_flops and
+// max_bytes, no two alike and none in `excluded`.
+std::vector<GemmShape> draw_shapes(std::uint64_t seed, int count, double max_flops, double max_bytes, std::int64_t step,
+                                   const char* cls, const std::set<Key>& excluded) {
   std::mt19937_64 rng(seed);
   std::set<Key> seen;
   std::vector<GemmShape> out;
   while (static_cast<int>(out.size()) < count) {
-    const std::int64_t m = log_uniform_dim(rng), n = log_uniform_dim(rng), k = log_uniform_dim(rng);
+    const std::int64_t m = log_uniform_multiple(rng, step), n = log_uniform_multiple(rng, step),
+                       k = log_uniform_multiple(rng, step);
     const double md = static_cast<double>(m), nd = static_cast<double>(n), kd = static_cast<double>(k);
     if (2 * md * nd * kd > max_flops || 4 * (md * kd + kd * nd + md * nd) > max_bytes) continue;
-    if (!seen.insert(Key{m, n, k}).second) continue;
-    out.push_back({m, n, k, "random"});
+    if (excluded.count(Key{m, n, k}) > 0 || !seen.insert(Key{m, n, k}).second) continue;
+    out.push_back({m, n, k, cls});
   }
   return out;
 }
 
+}  // namespace
+
+std::vector<GemmShape> random_shapes(std::uint64_t seed, int count, double max_flops, double max_bytes) {
+  return draw_shapes(seed, count, max_flops, max_bytes, 1, "random", {});
+}
+
 std::vector<GemmShape> aligned_suite() {
-  constexpr std::int64_t kStep = 64;
-  std::mt19937_64 rng(kAlignedSeed);
   std::set<Key> tuning;
   for (const GemmShape& t : tuning_shapes()) tuning.insert(Key{t.m, t.n, t.k});
-  const auto dim = [&] {
-    const double u = static_cast<double>(rng() >> 11) * 0x1.0p-53;
-    return kStep * static_cast<std::int64_t>(std::floor(std::pow(kMaxDim / kStep, u) + 0.5));
-  };
-  std::set<Key> seen;
-  std::vector<GemmShape> out;
-  while (out.size() < 32) {
-    const std::int64_t m = dim(), n = dim(), k = dim();
-    const double md = static_cast<double>(m), nd = static_cast<double>(n), kd = static_cast<double>(k);
-    if (2 * md * nd * kd > kRandomMaxFlops || 4 * (md * kd + kd * nd + md * nd) > kRandomMaxBytes) continue;
-    if (tuning.count(Key{m, n, k}) > 0 || !seen.insert(Key{m, n, k}).second) continue;
-    out.push_back({m, n, k, "aligned"});
-  }
-  return out;
+  return draw_shapes(kAlignedSeed, 32, kRandomMaxFlops, kRandomMaxBytes, 64, "aligned", tuning);
 }
 
 std::vector<GemmShape> heldout_suite() {

@@ -60,27 +60,25 @@ FitReport fit_model(const std::vector<TimedPlan>& samples, const DeviceShape& de
   }
   model->cluster_fitted = model->cluster_fitted || !cluster.empty();
   model->stream_k_fitted = model->stream_k_fitted || !stream_k.empty();
+  const bool everything = scope == FitScope::all;
   for (report.sweeps = 0; report.sweeps < 400; ++report.sweeps) {
     bool changed = false;
-    if (scope == FitScope::whole_tiles) {
-      for (int i = 0; i < kNumTunedPaths; ++i)
-        if (!whole_by_path[i].empty())
-          changed |= improve(&model->paths[i].whole_tiles_step, 0.5, 1.5, whole_by_path[i], device, model);
-      if (!changed) break;
-      continue;
+    if (everything) {
+      changed |= improve(&model->launch_us, 0.2, 20.0, all, device, model);
+      changed |= improve(&model->reduce_us, 0.01, 50.0, split, device, model);
+      if (!cluster.empty()) changed |= improve(&model->cluster_us, 0.0, 50.0, cluster, device, model);
+      if (!stream_k.empty()) changed |= improve(&model->stream_k_factor, 0.5, 3.0, stream_k, device, model);
     }
-    changed |= improve(&model->launch_us, 0.2, 20.0, all, device, model);
-    changed |= improve(&model->reduce_us, 0.01, 50.0, split, device, model);
-    if (!cluster.empty()) changed |= improve(&model->cluster_us, 0.0, 50.0, cluster, device, model);
-    if (!stream_k.empty()) changed |= improve(&model->stream_k_factor, 0.5, 3.0, stream_k, device, model);
     for (int i = 0; i < kNumTunedPaths; ++i) {
       if (by_path[i].empty()) continue;
       PathCost& c = model->paths[i];
-      const double occupancy = std::max(device.occupancy[i], 1);
-      changed |= improve(&c.block_us, 1e-3, 1e3, by_path[i], device, model);
-      changed |= improve(&c.step_us, 1e-5, 1e3, by_path[i], device, model);
-      changed |= improve(&c.alone, 1.0, occupancy, by_path[i], device, model);
-      changed |= improve(&c.bandwidth, 0.1, 1.0, by_path[i], device, model);
+      if (everything) {
+        const double occupancy = std::max(device.occupancy[i], 1);
+        changed |= improve(&c.block_us, 1e-3, 1e3, by_path[i], device, model);
+        changed |= improve(&c.step_us, 1e-5, 1e3, by_path[i], device, model);
+        changed |= improve(&c.alone, 1.0, occupancy, by_path[i], device, model);
+        changed |= improve(&c.bandwidth, 0.1, 1.0, by_path[i], device, model);
+      }
       // Judged on the shapes it applies to only, as it changes nothing elsewhere.
       if (!whole_by_path[i].empty()) changed |= improve(&c.whole_tiles_step, 0.5, 1.5, whole_by_path[i], device, model);
     }

@@ -323,24 +323,36 @@ constexpr int staged_epilogue_floats() {
   return Cfg::kWarpsM * Cfg::kWarpsN * 4 * Cfg::WN;
 }
 
-// An interior tile's values (values[i][j]: the thread's result at acc[i][j], already stored where C
-// is) through a voting visitor (Visitor::kVotesPerTile): the warp votes once on the thread's least
-// value, and ranks every value only if some lane may take one. values in row-major order is the
-// thread's results in row-major order of C (rows and columns both grow with i and j; see
-// WarpTilePosition).
-template <class Cfg, class Visitor>
-__device__ __forceinline__ void vote_and_take(Epilogue<Visitor>& epi, const float (&values)[Cfg::TM][Cfg::TN],
-                                              float least, const WarpTilePosition<Cfg>& pos, std::int64_t row0,
-                                              std::int64_t col0) {
-  const auto value = [&](int s) { return values[s / Cfg::TN][s % Cfg::TN]; };
-  const auto cell = [&](int s) {
-    const int i = s / Cfg::TN, j = s % Cfg::TN;
-    return OutputCell{row0 + pos.wm + (i / 4) * 16 + pos.tr * 4 + i % 4,
-                      col0 + pos.wn + (j / 4) * 32 + pos.tc * 4 + j % 4};
-  };
-  if (__any_sync(kFullMask, epi.visitor().may_take(least)))
-    epi.visitor().template take_run<Cfg::TM * Cfg::TN>(value, cell);
-}
+// An interior tile's values through a voting visitor (Visitor::kVotesPerTile), gathered as the
+// epilogue stores them: add(i, j, v) takes the float4 of results at acc[i][j..j+3], already stored
+// where C is. take() then lets the warp vote once on the thread's least value and ranks every value
+// only if some lane may take one. values in row-major order is the thread's results in row-major
+// order of C (rows and columns both grow with i and j; see WarpTilePosition).
+template <class Cfg>
+struct TileVote {
+  float values[Cfg::TM][Cfg::TN];
+  VoteLeast least;
+
+  __device__ __forceinline__ void add(int i, int j, float4 v) {
+    least.add(v);
+    values[i][j] = v.x;
+    values[i][j + 1] = v.y;
+    values[i][j + 2] = v.z;
+    values[i][j + 3] = v.w;
+  }
+  template <class Visitor>
+  __device__ __forceinline__ void take(Epilogue<Visitor>& epi, const WarpTilePosition<Cfg>& pos, std::int64_t row0,
+                                       std::int64_t col0) const {
+    const auto value = [&](int s) { return values[s / Cfg::TN][s % Cfg::TN]; };
+    const auto cell = [&](int s) {
+      const int i = s / Cfg::TN, j = s % Cfg::TN;
+      return OutputCell{row0 + pos.wm + (i / 4) * 16 + pos.tr * 4 + i % 4,
+                        col0 + pos.wn + (j / 4) * 32 + pos.tc * 4 + j % 4};
+    };
+    if (__any_sync(kFullMask, epi.visitor().may_take(least.value)))
+      epi.visitor().template take_run<Cfg::TM * Cfg::TN>(value, cell);
+  }
+};
 
 // Blocks whose tile lies inside C take the unchecked form (see Epilogue::interior), in the form the
 // call's store/beta choices fix (Epilogue::with_interior_form); the branches sit outside the loops so
@@ -371,18 +383,12 @@ __device__ __forceinline__ void warp_tile_epilogue(Epilogue<Visitor>& epi, const
           acc, pos, row0, col0, [&](std::int64_t r, std::int64_t c) { return epi.read4_checked(r, c); },
           [&](std::int64_t r, std::int64_t c, float4 v, float4 old, int, int) { epi.apply4(r, c, v, old); });
     } else if constexpr (Visitor::kVotesPerTile) {
-      float values[Cfg::TM][Cfg::TN];
-      VoteLeast least;
+      TileVote<Cfg> vote;
       for_each_vec4_read_ahead<Cfg>(acc, pos, row0, col0, read4,
                                     [&](std::int64_t r, std::int64_t c, float4 a, float4 old, int i, int j) {
-        const float4 v = epi.value4(r, c, a, old);
-        least.add(v);
-        values[i][j] = v.x;
-        values[i][j + 1] = v.y;
-        values[i][j + 2] = v.z;
-        values[i][j + 3] = v.w;
+        vote.add(i, j, epi.value4(r, c, a, old));
       });
-      vote_and_take<Cfg>(epi, values, least.value, pos, row0, col0);
+      vote.take(epi, pos, row0, col0);
     } else {
       for_each_vec4_read_ahead<Cfg>(
           acc, pos, row0, col0, read4,
@@ -390,19 +396,13 @@ __device__ __forceinline__ void warp_tile_epilogue(Epilogue<Visitor>& epi, const
     }
   } else if (epi.interior(row0, col0, Cfg::BM, Cfg::BN)) {
     if constexpr (Visitor::kVotesPerTile) {
-      float values[Cfg::TM][Cfg::TN];
-      VoteLeast least;
+      TileVote<Cfg> vote;
       epi.with_interior_form([&](auto store, auto beta) {
         for_each_vec4<Cfg>(acc, pos, row0, col0, [&](std::int64_t r, std::int64_t c, float4 a, int i, int j) {
-          const float4 v = epi.value4(r, c, a, decltype(store)::value, decltype(beta)::value);
-          least.add(v);
-          values[i][j] = v.x;
-          values[i][j + 1] = v.y;
-          values[i][j + 2] = v.z;
-          values[i][j + 3] = v.w;
+          vote.add(i, j, epi.value4(r, c, a, decltype(store)::value, decltype(beta)::value));
         });
       });
-      vote_and_take<Cfg>(epi, values, least.value, pos, row0, col0);
+      vote.take(epi, pos, row0, col0);
     } else {
       epi.with_interior_form([&](auto store, auto beta) {
         for_each_vec4<Cfg>(acc, pos, row0, col0, [&](std::int64_t r, std::int64_t c, float4 v, int, int) {
