@@ -6,8 +6,6 @@
 #include <cstring>
 #include <sstream>
 
-#include "support/guarded_array.hpp"
-
 namespace gpuprims::test {
 
 std::string GemmLayout::describe() const {
@@ -39,24 +37,30 @@ GemmInputs make_inputs(const GemmLayout& l, std::mt19937_64& rng, testkit::Dist 
   return in;
 }
 
+GuardedOperands::GuardedOperands(const GemmLayout& l, const GemmInputs& in)
+    : a(in.A.size(), l.off_a), b(in.B.size(), l.off_b), c(in.C.size(), l.off_c) {
+  if (!ok()) return;  // the test reports the failed allocation
+  a.upload(in.A);
+  b.upload(in.B);
+}
+
 GemmRun run_sgemm(const GemmLayout& l, const GemmInputs& in, gemm::Algorithm algo, float alpha, float beta,
                   bool poison_c) {
   GemmRun run;
-  GuardedArray a(in.A.size(), l.off_a), b(in.B.size(), l.off_b), c(in.C.size(), l.off_c);
-  if (!a.ok() || !b.ok() || !c.ok()) {
+  GuardedOperands ops(l, in);
+  if (!ops.ok()) {
     run.cuda_error = "allocation failed";
     return run;
   }
-  a.upload(in.A);
-  b.upload(in.B);
-  if (poison_c) c.poison();
-  else c.upload(in.C);
-  run.status = gemm::sgemm(l.m, l.n, l.k, alpha, a.data(), l.lda, b.data(), l.ldb, beta, c.data(), l.ldc, algo);
+  if (poison_c) ops.c.poison();
+  else ops.c.upload(in.C);
+  run.status =
+      gemm::sgemm(l.m, l.n, l.k, alpha, ops.a.data(), l.lda, ops.b.data(), l.ldb, beta, ops.c.data(), l.ldc, algo);
   cudaError_t err = cudaGetLastError();
   if (err == cudaSuccess) err = cudaDeviceSynchronize();
   if (err != cudaSuccess) run.cuda_error = cudaGetErrorString(err);
-  run.C = c.download();
-  run.guard_damage = a.guard_damage() + b.guard_damage() + c.guard_damage();
+  run.C = ops.c.download();
+  run.guard_damage = ops.guard_damage();
   return run;
 }
 

@@ -9,6 +9,7 @@
 
 #include <gpuprims/gemm.hpp>
 
+#include "support/guarded_array.hpp"
 #include "support/random.hpp"
 #include "support/reference.hpp"
 #include "testkit/random.hpp"
@@ -30,6 +31,16 @@ struct GemmInputs {
   std::vector<float> A, B, C;  // row-major with the layout's leading dimensions (padding included)
 };
 GemmInputs make_inputs(const GemmLayout& l, std::mt19937_64& rng, testkit::Dist dist = testkit::Dist::uniform_pm1);
+
+//! A, B and C of one layout in guarded device memory (GuardedArray: each at its layout offset, guard
+//! bands around), A and B uploaded from `in` when all three were allocated; C is left to the test
+//! (upload or poison it).
+struct GuardedOperands {
+  GuardedOperands(const GemmLayout& l, const GemmInputs& in);
+  bool ok() const { return a.ok() && b.ok() && c.ok(); }
+  std::string guard_damage() const { return a.guard_damage() + b.guard_damage() + c.guard_damage(); }
+  GuardedArray a, b, c;
+};
 
 struct GemmRun {
   Status status = Status::cuda_error;

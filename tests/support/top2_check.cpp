@@ -47,23 +47,21 @@ std::string top2_diff(const Top2& got, const Top2& want) {
 Top2Run run_sgemm_top2(const GemmLayout& l, const GemmInputs& in, gemm::Algorithm algo, float alpha, float beta,
                        bool store_c) {
   Top2Run run;
-  GuardedArray a(in.A.size(), l.off_a), b(in.B.size(), l.off_b), c(in.C.size(), l.off_c);
+  GuardedOperands ops(l, in);
   const detail::DeviceBuffer<Top2> top2(1);
   Top2* const d_top2 = top2.get();
-  if (!a.ok() || !b.ok() || !c.ok() || !top2) {
+  if (!ops.ok() || !top2) {
     run.cuda_error = "allocation failed";
     return run;
   }
   cudaMemset(d_top2, 0x7F, sizeof(Top2));  // poison the result
-  a.upload(in.A);
-  b.upload(in.B);
-  if (store_c && beta != 0.0f) c.upload(in.C);
-  else c.poison();
-  run.status = gemm::sgemm_top2_argmin(l.m, l.n, l.k, alpha, a.data(), l.lda, b.data(), l.ldb, beta,
-                                       store_c ? c.data() : nullptr, l.ldc, d_top2, algo);
+  if (store_c && beta != 0.0f) ops.c.upload(in.C);
+  else ops.c.poison();
+  run.status = gemm::sgemm_top2_argmin(l.m, l.n, l.k, alpha, ops.a.data(), l.lda, ops.b.data(), l.ldb, beta,
+                                       store_c ? ops.c.data() : nullptr, l.ldc, d_top2, algo);
   finish(run, d_top2);
-  run.C = c.download();
-  run.guard_damage = a.guard_damage() + b.guard_damage() + c.guard_damage();
+  run.C = ops.c.download();
+  run.guard_damage = ops.guard_damage();
   return run;
 }
 
@@ -90,34 +88,33 @@ RowTop2Run run_sgemm_row_top2(const GemmLayout& l, const GemmInputs& in, gemm::A
   RowTop2Run run;
   constexpr std::size_t kFloatsPerTop2 = sizeof(Top2) / sizeof(float);
   const std::size_t rows = static_cast<std::size_t>(std::max<std::int64_t>(l.m, 0));
-  GuardedArray a(in.A.size(), l.off_a), b(in.B.size(), l.off_b), c(in.C.size(), l.off_c);
+  GuardedOperands ops(l, in);
   GuardedArray out(std::max<std::size_t>(rows, 1) * kFloatsPerTop2);
   const std::size_t ws_bytes = explicit_workspace ? gemm::row_top2_workspace_bytes(l.m, l.n, l.k, algo) : 0;
   const detail::DeviceBuffer<unsigned char> ws(std::max<std::size_t>(ws_bytes, 1));
-  if (!a.ok() || !b.ok() || !c.ok() || !out.ok() || !ws) {
+  if (!ops.ok() || !out.ok() || !ws) {
     run.cuda_error = "allocation failed";
     return run;
   }
   auto* const d_out = reinterpret_cast<Top2*>(out.data());
   out.poison();
   cudaMemset(d_out, 0x7F, rows * sizeof(Top2));  // poison the result (not NaN: 0x7F7F7F7F is a number)
-  a.upload(in.A);
-  b.upload(in.B);
-  if (store_c && beta != 0.0f) c.upload(in.C);
-  else c.poison();
-  float* const d_c = store_c ? c.data() : nullptr;
-  run.status = explicit_workspace ? gemm::sgemm_row_top2_argmin(l.m, l.n, l.k, alpha, a.data(), l.lda, b.data(), l.ldb,
-                                                                beta, d_c, l.ldc, d_out, ws.get(), ws_bytes, algo)
-                                  : gemm::sgemm_row_top2_argmin(l.m, l.n, l.k, alpha, a.data(), l.lda, b.data(), l.ldb,
-                                                                beta, d_c, l.ldc, d_out, algo);
+  if (store_c && beta != 0.0f) ops.c.upload(in.C);
+  else ops.c.poison();
+  float* const d_c = store_c ? ops.c.data() : nullptr;
+  run.status = explicit_workspace
+                   ? gemm::sgemm_row_top2_argmin(l.m, l.n, l.k, alpha, ops.a.data(), l.lda, ops.b.data(), l.ldb, beta,
+                                                 d_c, l.ldc, d_out, ws.get(), ws_bytes, algo)
+                   : gemm::sgemm_row_top2_argmin(l.m, l.n, l.k, alpha, ops.a.data(), l.lda, ops.b.data(), l.ldb, beta,
+                                                 d_c, l.ldc, d_out, algo);
   cudaError_t err = cudaGetLastError();
   if (err == cudaSuccess) err = cudaDeviceSynchronize();
   if (err != cudaSuccess) run.cuda_error = cudaGetErrorString(err);
   run.rows.resize(rows);
   if (rows > 0 && cudaMemcpy(run.rows.data(), d_out, rows * sizeof(Top2), cudaMemcpyDeviceToHost) != cudaSuccess)
     run.cuda_error += " copy";
-  run.C = c.download();
-  run.guard_damage = a.guard_damage() + b.guard_damage() + c.guard_damage() + out.guard_damage();
+  run.C = ops.c.download();
+  run.guard_damage = ops.guard_damage() + out.guard_damage();
   return run;
 }
 

@@ -239,22 +239,20 @@ TEST(RowTop2Fused, EveryTunedPathForcedWithAndWithoutSplits) {
     for (const t::GemmLayout& l : {t::make_layout(m, n, 333, 1, 2, 3, 3, 2, 1), t::make_layout(m, n, 256, 0, 0, 4)}) {
       auto rng = t::make_rng(1100 + l.k);
       const t::GemmInputs in = t::make_inputs(l, rng);
-      t::GuardedArray a(in.A.size(), l.off_a), b(in.B.size(), l.off_b), c(in.C.size(), l.off_c);
+      t::GuardedOperands ops(l, in);
       const std::size_t ws_bytes =
           d::call_workspace_bytes(d::make_plan(*path, l.k, 16), l.m, l.n, true, device->sm_count, true) +
           d::call_workspace_bytes(d::make_plan(*path, l.k, 3), l.m, l.n, true, device->sm_count, true);
       const d::DeviceBuffer<unsigned char> ws(ws_bytes);
       const d::DeviceBuffer<Top2> out(static_cast<std::size_t>(l.m));
-      ASSERT_TRUE(a.ok() && b.ok() && c.ok() && ws && out);
-      a.upload(in.A);
-      b.upload(in.B);
+      ASSERT_TRUE(ops.ok() && ws && out);
       for (const int splits : {1, 3, 16}) {
         const d::GemmPlan plan = d::make_plan(*path, l.k, splits);
         ASSERT_TRUE(d::plan_fits(plan, l.m, l.n, l.k));
         SCOPED_TRACE(l.describe() + " splits " + std::to_string(plan.splits));
-        expect_forced_plan_matches_twin(plan, l, a, b, c, ws.get(), ws_bytes, out.get());
+        expect_forced_plan_matches_twin(plan, l, ops.a, ops.b, ops.c, ws.get(), ws_bytes, out.get());
       }
-      EXPECT_EQ(a.guard_damage() + b.guard_damage() + c.guard_damage(), "");
+      EXPECT_EQ(ops.guard_damage(), "");
     }
   }
 }
@@ -270,17 +268,15 @@ TEST(RowTop2Fused, OuterProductPathForced) {
     SCOPED_TRACE(l.describe());
     auto rng = t::make_rng(1200 + l.k);
     const t::GemmInputs in = t::make_inputs(l, rng);
-    t::GuardedArray a(in.A.size(), l.off_a), b(in.B.size(), l.off_b), c(in.C.size(), l.off_c);
+    t::GuardedOperands ops(l, in);
     const d::GemmPlan plan = d::make_plan(d::kOuterProductPath, l.k, 1);
     ASSERT_TRUE(d::plan_fits(plan, l.m, l.n, l.k));
     const std::size_t ws_bytes = d::call_workspace_bytes(plan, l.m, l.n, true, device->sm_count, true);
     const d::DeviceBuffer<unsigned char> ws(ws_bytes);
     const d::DeviceBuffer<Top2> out(static_cast<std::size_t>(l.m));
-    ASSERT_TRUE(a.ok() && b.ok() && c.ok() && ws && out);
-    a.upload(in.A);
-    b.upload(in.B);
-    expect_forced_plan_matches_twin(plan, l, a, b, c, ws.get(), ws_bytes, out.get());
-    EXPECT_EQ(a.guard_damage() + b.guard_damage() + c.guard_damage(), "");
+    ASSERT_TRUE(ops.ok() && ws && out);
+    expect_forced_plan_matches_twin(plan, l, ops.a, ops.b, ops.c, ws.get(), ws_bytes, out.get());
+    EXPECT_EQ(ops.guard_damage(), "");
   }
 }
 

@@ -138,20 +138,18 @@ TEST_F(TensorCore, Tf32x3WithinItsBoundWhenEveryElementHasItsOwnExponent) {
 std::vector<float> run_plan(const t::GemmLayout& l, const t::GemmInputs& in, Algorithm algo,
                             const gpuprims::detail::GemmPlan* plan) {
   namespace d = gpuprims::detail;
-  t::GuardedArray a(in.A.size(), l.off_a), b(in.B.size(), l.off_b), c(in.C.size(), l.off_c);
-  EXPECT_TRUE(a.ok() && b.ok() && c.ok());
-  a.upload(in.A);
-  b.upload(in.B);
-  c.poison();
-  const d::SgemmArgs args{l.m,   l.n,  l.k,      1.0f,  a.data(), l.lda,   b.data(),
-                          l.ldb, 0.0f, c.data(), l.ldc, algo,     nullptr, false};
+  t::GuardedOperands ops(l, in);
+  EXPECT_TRUE(ops.ok());
+  ops.c.poison();
+  const d::SgemmArgs args{l.m,   l.n,  l.k,          1.0f,  ops.a.data(), l.lda,   ops.b.data(),
+                          l.ldb, 0.0f, ops.c.data(), l.ldc, algo,         nullptr, false};
   d::PreparedCall p;
   EXPECT_STATUS(Status::success, d::prepare_sgemm(args, plan, &p));
   const d::DeviceBuffer<unsigned char> ws(p.workspace_bytes + 16);
   EXPECT_STATUS(Status::success, d::launch_sgemm(args, p, ws.get(), p.workspace_bytes, nullptr));
   EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-  EXPECT_EQ(a.guard_damage() + b.guard_damage() + c.guard_damage(), "");
-  return c.download();
+  EXPECT_EQ(ops.guard_damage(), "");
+  return ops.c.download();
 }
 
 TEST_F(TensorCore, LongKStaysWithinEachRungsBound) {
@@ -625,27 +623,25 @@ TEST(TensorCoreForms, Tf32x3WorkspaceHoldsThePackedOperandsWhenTheWgmmaFormRuns)
   ASSERT_STATUS(Status::success, allocating.status);
   ASSERT_EQ(allocating.cuda_error, "");
 
-  t::GuardedArray a(in.A.size(), l.off_a), b(in.B.size(), l.off_b), c(in.C.size(), l.off_c);
+  t::GuardedOperands ops(l, in);
   t::GuardedArray ws(need / sizeof(float) + 1);
-  ASSERT_TRUE(a.ok() && b.ok() && c.ok() && ws.ok());
-  a.upload(in.A);
-  b.upload(in.B);
-  c.upload(in.C);
+  ASSERT_TRUE(ops.ok() && ws.ok());
+  ops.c.upload(in.C);
   const auto call = [&](std::size_t bytes) {
-    return g::sgemm(m, n, k, 1.5f, a.data(), l.lda, b.data(), l.ldb, 0.5f, c.data(), l.ldc,
+    return g::sgemm(m, n, k, 1.5f, ops.a.data(), l.lda, ops.b.data(), l.ldb, 0.5f, ops.c.data(), l.ldc,
                     need > 0 ? ws.data() : nullptr, bytes, Algorithm::tf32x3);
   };
   if (need > 0) {
     ASSERT_STATUS(Status::invalid_argument, call(need - 16));
     ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-    const std::vector<float> untouched = c.download();
+    const std::vector<float> untouched = ops.c.download();
     EXPECT_EQ(std::memcmp(untouched.data(), in.C.data(), in.C.size() * sizeof(float)), 0);
   }
   ASSERT_STATUS(Status::success, call(need));
   ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-  const std::vector<float> out = c.download();
+  const std::vector<float> out = ops.c.download();
   EXPECT_EQ(std::memcmp(out.data(), allocating.C.data(), out.size() * sizeof(float)), 0);
-  EXPECT_EQ(a.guard_damage() + b.guard_damage() + c.guard_damage() + ws.guard_damage(), "");
+  EXPECT_EQ(ops.guard_damage() + ws.guard_damage(), "");
 }
 
 // Split-K plans of both rungs in each form, forced: 1 range, 3 (which divide no k here), 16 (a short
@@ -677,48 +673,47 @@ TEST_P(TensorCoreSplits, ForcedSplitsOfEveryDepthKeepTheProductAndTheFusedTop2s)
         SCOPED_TRACE(std::string(gpuprims::gemm::name(algo)) + " " + l.describe() + " splits " +
                      std::to_string(plan.splits) + " of " + std::to_string(plan.k_split));
         ASSERT_TRUE(d::plan_fits(plan, l.m, l.n, l.k));
-        t::GuardedArray a(in.A.size(), l.off_a), b(in.B.size(), l.off_b), c(in.C.size(), l.off_c);
-        ASSERT_TRUE(a.ok() && b.ok() && c.ok());
-        a.upload(in.A);
-        b.upload(in.B);
+        t::GuardedOperands ops(l, in);
+        ASSERT_TRUE(ops.ok());
         const std::size_t ws_bytes = std::max(d::call_workspace_bytes(plan, l.m, l.n, true, device->sm_count),
                                               d::call_workspace_bytes(plan, l.m, l.n, true, device->sm_count, true));
         const d::DeviceBuffer<unsigned char> ws(ws_bytes + 16);
         ASSERT_TRUE(ws);
         for (const float beta : {-0.5f, 0.0f}) {
-          if (beta == 0.0f) c.poison();
-          else c.upload(in.C);
-          const d::SgemmArgs args{l.m,   l.n,  l.k,      0.75f, a.data(), l.lda,   b.data(),
-                                  l.ldb, beta, c.data(), l.ldc, algo,     nullptr, false};
+          if (beta == 0.0f) ops.c.poison();
+          else ops.c.upload(in.C);
+          const d::SgemmArgs args{l.m,   l.n,  l.k,          0.75f, ops.a.data(), l.lda,   ops.b.data(),
+                                  l.ldb, beta, ops.c.data(), l.ldc, algo,         nullptr, false};
           ASSERT_STATUS(Status::success, d::sgemm_run(args, &plan, ws.get(), ws_bytes, nullptr));
           CUDA_OK(cudaDeviceSynchronize());
-          EXPECT_EQ(t::check_gemm(l, ref, 0.75f, beta, in.C, c.download(), beta == 0.0f, algo), "") << "beta " << beta;
+          EXPECT_EQ(t::check_gemm(l, ref, 0.75f, beta, in.C, ops.c.download(), beta == 0.0f, algo), "")
+              << "beta " << beta;
         }
         // C now holds the beta = 0 product; the fused forms over it (stored again, or not) and per row.
-        const std::vector<float> stored = c.download();
+        const std::vector<float> stored = ops.c.download();
         const t::Top2Run twin = t::run_reduce_top2(stored, l.m, l.n, l.ldc, l.off_c);
         ASSERT_STATUS(Status::success, twin.status);
         const d::DeviceBuffer<gpuprims::Top2> top2(static_cast<std::size_t>(l.m));
         ASSERT_TRUE(top2);
         for (const bool store : {true, false}) {
           CUDA_OK(cudaMemset(top2.get(), 0x7F, sizeof(gpuprims::Top2)));
-          const d::SgemmArgs fused{l.m,   l.n,      l.k,        0.75f, a.data(),
-                                   l.lda, b.data(), l.ldb,      0.0f,  store ? c.data() : nullptr,
-                                   l.ldc, algo,     top2.get(), true};
+          const d::SgemmArgs fused{l.m,   l.n,          l.k,        0.75f, ops.a.data(),
+                                   l.lda, ops.b.data(), l.ldb,      0.0f,  store ? ops.c.data() : nullptr,
+                                   l.ldc, algo,         top2.get(), true};
           ASSERT_STATUS(Status::success, d::sgemm_run(fused, &plan, ws.get(), ws_bytes, nullptr));
           gpuprims::Top2 got{};
           CUDA_OK(cudaMemcpy(&got, top2.get(), sizeof got, cudaMemcpyDeviceToHost));
           EXPECT_EQ(t::top2_diff(got, twin.top2), "") << (store ? "C stored" : "C not stored");
         }
-        d::SgemmArgs rows{l.m,   l.n,  l.k,      0.75f, a.data(), l.lda,      b.data(),
-                          l.ldb, 0.0f, c.data(), l.ldc, algo,     top2.get(), true};
+        d::SgemmArgs rows{l.m,   l.n,  l.k,          0.75f, ops.a.data(), l.lda,      ops.b.data(),
+                          l.ldb, 0.0f, ops.c.data(), l.ldc, algo,         top2.get(), true};
         rows.per_row = true;
         CUDA_OK(cudaMemset(top2.get(), 0x7F, static_cast<std::size_t>(l.m) * sizeof(gpuprims::Top2)));
         ASSERT_STATUS(Status::success, d::sgemm_run(rows, &plan, ws.get(), ws_bytes, nullptr));
         std::vector<gpuprims::Top2> got(static_cast<std::size_t>(l.m));
         CUDA_OK(cudaMemcpy(got.data(), top2.get(), got.size() * sizeof(gpuprims::Top2), cudaMemcpyDeviceToHost));
         EXPECT_EQ(t::row_top2_bytes_diff(got, t::reference_row_top2(stored.data(), l.m, l.n, l.ldc)), "");
-        EXPECT_EQ(a.guard_damage() + b.guard_damage() + c.guard_damage(), "");
+        EXPECT_EQ(ops.guard_damage(), "");
       }
     }
   }

@@ -110,22 +110,20 @@ TEST(GemmTuned, SplitKResultsAreBitwiseReproducible) {
     const t::GemmLayout l = t::make_layout(s.m, s.n, s.k);
     auto r = t::make_rng(4242 + s.k);
     const t::GemmInputs in = t::make_inputs(l, r);
-    t::GuardedArray a(in.A.size()), b(in.B.size()), out(in.C.size());
-    ASSERT_TRUE(a.ok() && b.ok() && out.ok());
-    a.upload(in.A);
-    b.upload(in.B);
+    t::GuardedOperands ops(l, in);
+    ASSERT_TRUE(ops.ok());
     const std::size_t ws_bytes = d::call_workspace_bytes(plan, s.m, s.n, false, device->sm_count);
     const DeviceBuffer<unsigned char> ws_buffer(ws_bytes);
     ASSERT_TRUE(ws_buffer);
     void* const ws = ws_buffer.get();
-    const d::SgemmArgs args{s.m,   s.n,  s.k,        1.0f,  a.data(),         l.lda,   b.data(),
-                            l.ldb, 0.0f, out.data(), l.ldc, Algorithm::tuned, nullptr, false};
+    const d::SgemmArgs args{s.m,   s.n,  s.k,          1.0f,  ops.a.data(),     l.lda,   ops.b.data(),
+                            l.ldb, 0.0f, ops.c.data(), l.ldc, Algorithm::tuned, nullptr, false};
     std::vector<float> first;
     for (int run = 0; run < runs; ++run) {
-      out.poison();
+      ops.c.poison();
       ASSERT_STATUS(Status::success, d::sgemm_run(args, &plan, ws, ws_bytes, nullptr));
       CUDA_OK(cudaDeviceSynchronize());
-      const std::vector<float> now = out.download();
+      const std::vector<float> now = ops.c.download();
       if (run == 0) {
         first = now;
         const t::ProductReference ref = t::reference_product(l.m, l.n, l.k, in.A.data(), l.lda, in.B.data(), l.ldb);
@@ -149,26 +147,26 @@ TEST(GemmTuned, WorkspaceQueryExplicitFormsAndTooSmall) {
   auto r = t::make_rng(99);
   const t::GemmInputs in = t::make_inputs(l, r);
   const t::ProductReference ref = t::reference_product(m, n, k, in.A.data(), l.lda, in.B.data(), l.ldb);
-  t::GuardedArray a(in.A.size()), b(in.B.size()), c(in.C.size()), ws(need / sizeof(float) + 8);
-  ASSERT_TRUE(a.ok() && b.ok() && c.ok() && ws.ok());
-  a.upload(in.A);
-  b.upload(in.B);
+  t::GuardedOperands ops(l, in);
+  t::GuardedArray ws(need / sizeof(float) + 8);
+  ASSERT_TRUE(ops.ok() && ws.ok());
   auto call = [&](void* w, std::size_t bytes) {
-    return gpuprims::gemm::sgemm(m, n, k, 1.0f, a.data(), l.lda, b.data(), l.ldb, 0.0f, c.data(), l.ldc, w, bytes);
+    return gpuprims::gemm::sgemm(m, n, k, 1.0f, ops.a.data(), l.lda, ops.b.data(), l.ldb, 0.0f, ops.c.data(), l.ldc, w,
+                                 bytes);
   };
   // Too small, missing, misaligned: a Status and nothing launched (C keeps its poison bits).
-  c.poison();
+  ops.c.poison();
   EXPECT_STATUS(Status::invalid_argument, call(ws.data(), need - 1));
   EXPECT_STATUS(Status::invalid_argument, call(nullptr, need));
   EXPECT_STATUS(Status::misaligned_pointer, call(ws.data() + 1, need));
   CUDA_OK(cudaDeviceSynchronize());
-  for (float v : c.download()) ASSERT_TRUE(std::isnan(v)) << "a rejected call wrote C";
+  for (float v : ops.c.download()) ASSERT_TRUE(std::isnan(v)) << "a rejected call wrote C";
   // Exactly the queried bytes: the product.
   ASSERT_STATUS(Status::success, call(ws.data(), need));
   CUDA_OK(cudaDeviceSynchronize());
-  const std::vector<float> stored = c.download();
+  const std::vector<float> stored = ops.c.download();
   EXPECT_EQ(t::check_gemm(l, ref, 1.0f, 0.0f, in.C, stored, true), "");
-  EXPECT_EQ(ws.guard_damage() + c.guard_damage(), "");
+  EXPECT_EQ(ws.guard_damage() + ops.c.guard_damage(), "");
   // The fused top-2 on the split plan, explicit workspace, C not stored: the unfused twin's answer.
   const std::size_t need2 = gpuprims::gemm::top2_workspace_bytes(m, n, k);
   t::GuardedArray ws2(need2 / sizeof(float) + 8);
@@ -176,10 +174,11 @@ TEST(GemmTuned, WorkspaceQueryExplicitFormsAndTooSmall) {
   ASSERT_TRUE(top2_buffer);
   gpuprims::Top2* const d_top2 = top2_buffer.get();
   EXPECT_STATUS(Status::invalid_argument,
-                gpuprims::gemm::sgemm_top2_argmin(m, n, k, 1.0f, a.data(), l.lda, b.data(), l.ldb, 0.0f, nullptr, l.ldc,
-                                                  d_top2, ws2.data(), need2 - 1));
-  ASSERT_STATUS(Status::success, gpuprims::gemm::sgemm_top2_argmin(m, n, k, 1.0f, a.data(), l.lda, b.data(), l.ldb,
-                                                                   0.0f, nullptr, l.ldc, d_top2, ws2.data(), need2));
+                gpuprims::gemm::sgemm_top2_argmin(m, n, k, 1.0f, ops.a.data(), l.lda, ops.b.data(), l.ldb, 0.0f,
+                                                  nullptr, l.ldc, d_top2, ws2.data(), need2 - 1));
+  ASSERT_STATUS(Status::success,
+                gpuprims::gemm::sgemm_top2_argmin(m, n, k, 1.0f, ops.a.data(), l.lda, ops.b.data(), l.ldb, 0.0f,
+                                                  nullptr, l.ldc, d_top2, ws2.data(), need2));
   gpuprims::Top2 got{};
   CUDA_OK(cudaMemcpy(&got, d_top2, sizeof got, cudaMemcpyDeviceToHost));
   EXPECT_EQ(t::top2_diff(got, t::run_reduce_top2(stored, m, n, l.ldc).top2), "");

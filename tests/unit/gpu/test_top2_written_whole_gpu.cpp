@@ -119,13 +119,11 @@ TEST(Top2WrittenWhole, FusedGemmTop2EveryPath) {
   const Top2 want_c = t::reference_top2(in.C.data(), l.m, l.n, l.ldc);  // alpha = 0, beta = 1: C itself
   const Top2 want_empty = t::reference_top2(nullptr, 0, 0, 1);
 
-  t::GuardedArray a(in.A.size()), b(in.B.size()), c(in.C.size());
-  ASSERT_TRUE(a.ok() && b.ok() && c.ok());
-  a.upload(in.A);
-  b.upload(in.B);
+  t::GuardedOperands ops(l, in);
+  ASSERT_TRUE(ops.ok());
   namespace g = gpuprims::gemm;
-  const float *A = a.data(), *B = b.data();
-  float* C = c.data();
+  const float *A = ops.a.data(), *B = ops.b.data();
+  float* C = ops.c.data();
   auto fused = [&](float alpha, float beta, float* c_or_null, Algorithm algo) {
     return [=, &l](Top2* out) {
       return g::sgemm_top2_argmin(l.m, l.n, l.k, alpha, A, l.lda, B, l.ldb, beta, c_or_null, l.ldc, out, algo);
@@ -135,7 +133,7 @@ TEST(Top2WrittenWhole, FusedGemmTop2EveryPath) {
     const std::string rung = g::name(algo);
     expect_written_whole(rung + ": C stored", fused(1.0f, 0.0f, C, algo), want_product);
     expect_written_whole(rung + ": C not stored", fused(1.0f, 0.0f, nullptr, algo), want_product);
-    c.upload(in.C);
+    ops.c.upload(in.C);
     expect_written_whole(rung + ": scale only (alpha = 0, beta = 1)", fused(0.0f, 1.0f, C, algo), want_c);
   }
   expect_written_whole(

@@ -70,15 +70,19 @@ std::vector<t::GemmLayout> layouts_for(const d::RungEntry& p) {
     case d::PathKind::tile: break;
   }
   // The next two: aligned, n a multiple of 4 past the tile edge (whole-vector edge loads, tuning.hpp),
-  // k whole slabs, then k = 100 with a tail in every path's slab depth. The last two: 16-byte C with
-  // k past 768, on edge tiles and on whole ones only, where 128 x 256 and 256 x 128 read C in turn for
-  // beta != 0 (WarpTileConfig::vec_reads_c_ahead).
+  // k whole slabs, then k = 100 with a tail in every path's slab depth. Then 16-byte loads (lda padded
+  // to a multiple of 4) on tiles with no m or n edge whose k tails cut A's vectors (203: 3 deep on
+  // 8-deep slabs, 11 on 16- and 32-deep ones; 3: the tail is the only slab). The last two: 16-byte C
+  // with k past 768, on edge tiles and on whole ones only, where 128 x 256 and 256 x 128 read C in
+  // turn for beta != 0 (WarpTileConfig::vec_reads_c_ahead).
   return {t::make_layout(1, 1, 1),
           t::make_layout(bm + 1, bn - 1, 17),
           t::make_layout(2 * bm + 3, bn + 5, 333, 1, 2, 3, 3, 2, 1),
           t::make_layout(300, 259, 70, 4, 4, 4),
           t::make_layout(2 * bm + 3, 2 * bn + 4, 256, 0, 0, 4),
           t::make_layout(bm + 5, 2 * bn + 8, 100),
+          t::make_layout(2 * bm, 2 * bn, 203, 1, 0, 0),
+          t::make_layout(bm, bn, 3, 1, 0, 0),
           t::make_layout(bm + 5, bn + 4, 800, 4, 4, 4),
           t::make_layout(2 * bm, bn, 800, 4, 4, 4)};
 }
@@ -86,10 +90,8 @@ std::vector<t::GemmLayout> layouts_for(const d::RungEntry& p) {
 // One forced plan on one layout: plain, beta = 0 over NaN, and the fused top-2 forms.
 void check_plan(const d::GemmPlan& plan, const t::GemmLayout& l, const t::GemmInputs& in,
                 const t::ProductReference& ref) {
-  t::GuardedArray a(in.A.size(), l.off_a), b(in.B.size(), l.off_b), c(in.C.size(), l.off_c);
-  ASSERT_TRUE(a.ok() && b.ok() && c.ok());
-  a.upload(in.A);
-  b.upload(in.B);
+  t::GuardedOperands ops(l, in);
+  ASSERT_TRUE(ops.ok());
   const d::DeviceShape* device = nullptr;
   ASSERT_STATUS(Status::success, d::current_device_shape(&device));
   const std::size_t ws_bytes = d::call_workspace_bytes(plan, l.m, l.n, true, device->sm_count);
@@ -99,16 +101,16 @@ void check_plan(const d::GemmPlan& plan, const t::GemmLayout& l, const t::GemmIn
 
   for (const float beta : {-0.5f, 0.0f}) {
     const bool poison = beta == 0.0f;
-    if (poison) c.poison();
-    else c.upload(in.C);
+    if (poison) ops.c.poison();
+    else ops.c.upload(in.C);
     const float alpha = 0.75f;
-    const d::SgemmArgs args{l.m,      l.n,   l.k,  alpha,    a.data(), l.lda,
-                            b.data(), l.ldb, beta, c.data(), l.ldc,    gpuprims::gemm::Algorithm::tuned,
-                            nullptr,  false};
+    const d::SgemmArgs args{l.m,          l.n,   l.k,  alpha,        ops.a.data(), l.lda,
+                            ops.b.data(), l.ldb, beta, ops.c.data(), l.ldc,        gpuprims::gemm::Algorithm::tuned,
+                            nullptr,      false};
     ASSERT_STATUS(Status::success, d::sgemm_run(args, &plan, ws, ws_bytes, nullptr));
     CUDA_OK(cudaDeviceSynchronize());
-    EXPECT_EQ(t::check_gemm(l, ref, alpha, beta, in.C, c.download(), poison), "") << "beta " << beta;
-    EXPECT_EQ(a.guard_damage() + b.guard_damage() + c.guard_damage(), "");
+    EXPECT_EQ(t::check_gemm(l, ref, alpha, beta, in.C, ops.c.download(), poison), "") << "beta " << beta;
+    EXPECT_EQ(ops.guard_damage(), "");
   }
 
   // Fused top-2 with this plan (C holds the beta = 0 product from above, stored again) equals the
@@ -116,10 +118,10 @@ void check_plan(const d::GemmPlan& plan, const t::GemmLayout& l, const t::GemmIn
   const DeviceBuffer<gpuprims::Top2> top2_buffer(1);
   ASSERT_TRUE(top2_buffer);
   gpuprims::Top2* const d_top2 = top2_buffer.get();
-  const t::Top2Run twin = t::run_reduce_top2(c.download(), l.m, l.n, l.ldc, l.off_c);
-  d::SgemmArgs fused{l.m,      l.n,   l.k,  0.75f,    a.data(), l.lda,
-                     b.data(), l.ldb, 0.0f, c.data(), l.ldc,    gpuprims::gemm::Algorithm::tuned,
-                     d_top2,   true};
+  const t::Top2Run twin = t::run_reduce_top2(ops.c.download(), l.m, l.n, l.ldc, l.off_c);
+  d::SgemmArgs fused{l.m,          l.n,   l.k,  0.75f,        ops.a.data(), l.lda,
+                     ops.b.data(), l.ldb, 0.0f, ops.c.data(), l.ldc,        gpuprims::gemm::Algorithm::tuned,
+                     d_top2,       true};
   struct Form {
     const char* what;
     bool wide, store;
@@ -131,7 +133,7 @@ void check_plan(const d::GemmPlan& plan, const t::GemmLayout& l, const t::GemmIn
     // own part of the workspace.
     CUDA_OK(cudaMemset(ws, 0, ws_bytes));
     fused.force_wide_index = f.wide;
-    fused.C = f.store ? c.data() : nullptr;
+    fused.C = f.store ? ops.c.data() : nullptr;
     ASSERT_STATUS(Status::success, d::sgemm_run(fused, &plan, ws, ws_bytes, nullptr));
     gpuprims::Top2 got{};
     CUDA_OK(cudaMemcpy(&got, d_top2, sizeof got, cudaMemcpyDeviceToHost));
@@ -139,23 +141,23 @@ void check_plan(const d::GemmPlan& plan, const t::GemmLayout& l, const t::GemmIn
   }
   // And with beta != 0 over the inputs' C (the fused kernels that read C ahead, packed; in turn, wide):
   // the stored C within the reference's bounds, the top-2 its unfused twin's over that C.
-  fused.C = c.data();
+  fused.C = ops.c.data();
   fused.beta = -0.5f;
   for (const bool wide : {false, true}) {
-    c.upload(in.C);
+    ops.c.upload(in.C);
     CUDA_OK(cudaMemset(d_top2, 0x7F, sizeof(gpuprims::Top2)));
     CUDA_OK(cudaMemset(ws, 0, ws_bytes));
     fused.force_wide_index = wide;
     ASSERT_STATUS(Status::success, d::sgemm_run(fused, &plan, ws, ws_bytes, nullptr));
     CUDA_OK(cudaDeviceSynchronize());
-    const std::vector<float> stored = c.download();
+    const std::vector<float> stored = ops.c.download();
     EXPECT_EQ(t::check_gemm(l, ref, 0.75f, -0.5f, in.C, stored, false), "") << "fused, beta -0.5, wide " << wide;
     gpuprims::Top2 got{};
     CUDA_OK(cudaMemcpy(&got, d_top2, sizeof got, cudaMemcpyDeviceToHost));
     EXPECT_EQ(t::top2_diff(got, t::run_reduce_top2(stored, l.m, l.n, l.ldc, l.off_c).top2), "")
         << "fused, beta -0.5, wide " << wide;
   }
-  EXPECT_EQ(c.guard_damage(), "");
+  EXPECT_EQ(ops.c.guard_damage(), "");
 }
 
 // Ten runs of a forced plan (alpha 1, beta 0) over a C poisoned before each: the first checked against
@@ -287,24 +289,22 @@ TEST(TunedPathsStreamK, SameBitsOverTenRuns) {
   const t::GemmLayout l = t::make_layout(300, 520, 3001, 1, 2, 3);
   auto rng = t::make_rng(4343);
   const t::GemmInputs in = t::make_inputs(l, rng);
-  t::GuardedArray a(in.A.size(), l.off_a), b(in.B.size(), l.off_b), c(in.C.size(), l.off_c);
-  ASSERT_TRUE(a.ok() && b.ok() && c.ok());
-  a.upload(in.A);
-  b.upload(in.B);
+  t::GuardedOperands ops(l, in);
+  ASSERT_TRUE(ops.ok());
   const d::GemmPlan plan = d::make_stream_k_plan(path, l.k, 7);
   const d::StreamKSchedule s = d::stream_k_schedule_for(plan, l.m, l.n, l.k);
   ASSERT_EQ(s.dp_tiles, 7);
   ASSERT_EQ(s.shared_tiles(), 8);
-  const d::SgemmArgs args{l.m,      l.n,   l.k,  1.0f,     a.data(), l.lda,
-                          b.data(), l.ldb, 0.0f, c.data(), l.ldc,    gpuprims::gemm::Algorithm::tuned,
-                          nullptr,  false};
+  const d::SgemmArgs args{l.m,          l.n,   l.k,  1.0f,         ops.a.data(), l.lda,
+                          ops.b.data(), l.ldb, 0.0f, ops.c.data(), l.ldc,        gpuprims::gemm::Algorithm::tuned,
+                          nullptr,      false};
   const d::DeviceShape* device = nullptr;
   ASSERT_STATUS(Status::success, d::current_device_shape(&device));
   const std::size_t ws_bytes = d::call_workspace_bytes(plan, l.m, l.n, false, device->sm_count);
   const DeviceBuffer<unsigned char> ws(ws_bytes);
   ASSERT_TRUE(ws);
-  expect_same_bits_over_ten_runs(args, plan, ws.get(), ws_bytes, l, in, c);
-  EXPECT_EQ(a.guard_damage() + b.guard_damage() + c.guard_damage(), "");
+  expect_same_bits_over_ten_runs(args, plan, ws.get(), ws_bytes, l, in, ops.c);
+  EXPECT_EQ(ops.guard_damage(), "");
 }
 
 // A stream-K plan's workspace is checked before any launch: one byte short is refused.
@@ -338,21 +338,19 @@ TEST(TunedPathsCluster, SameBitsOverTenRuns) {
   const t::GemmLayout l = t::make_layout(83, 31, 3001, 1, 2, 3);
   auto rng = t::make_rng(4242);
   const t::GemmInputs in = t::make_inputs(l, rng);
-  t::GuardedArray a(in.A.size(), l.off_a), b(in.B.size(), l.off_b), c(in.C.size(), l.off_c);
-  ASSERT_TRUE(a.ok() && b.ok() && c.ok());
-  a.upload(in.A);
-  b.upload(in.B);
+  t::GuardedOperands ops(l, in);
+  ASSERT_TRUE(ops.ok());
   const d::GemmPlan plan = d::make_cluster_plan(path, l.k, d::kMaxClusterSplits);
   ASSERT_EQ(plan.splits, d::kMaxClusterSplits);
-  const d::SgemmArgs args{l.m,      l.n,   l.k,  1.0f,     a.data(), l.lda,
-                          b.data(), l.ldb, 0.0f, c.data(), l.ldc,    gpuprims::gemm::Algorithm::tuned,
-                          nullptr,  false};
+  const d::SgemmArgs args{l.m,          l.n,   l.k,  1.0f,         ops.a.data(), l.lda,
+                          ops.b.data(), l.ldb, 0.0f, ops.c.data(), l.ldc,        gpuprims::gemm::Algorithm::tuned,
+                          nullptr,      false};
   if (!device->clusters) {
     EXPECT_STATUS(Status::unsupported, d::sgemm_run(args, &plan, nullptr, 0, nullptr));
     return;
   }
-  expect_same_bits_over_ten_runs(args, plan, nullptr, 0, l, in, c);
-  EXPECT_EQ(a.guard_damage() + b.guard_damage() + c.guard_damage(), "");
+  expect_same_bits_over_ten_runs(args, plan, nullptr, 0, l, in, ops.c);
+  EXPECT_EQ(ops.guard_damage(), "");
 }
 
 // The outer-product path (k <= 4) forced on its layouts (layouts_for): plain, beta = 0 over NaN and
@@ -373,15 +371,13 @@ TEST(OuterProductPath, EveryLayoutAndEveryK) {
   const t::GemmLayout l = t::make_layout(3 * rows + 5, 2 * window + 77, 3, 0, 0, 0, 0, 0, 1);
   auto rng = t::make_rng(5200);
   const t::GemmInputs in = t::make_inputs(l, rng);
-  t::GuardedArray a(in.A.size(), l.off_a), b(in.B.size(), l.off_b), c(in.C.size(), l.off_c);
-  ASSERT_TRUE(a.ok() && b.ok() && c.ok());
-  a.upload(in.A);
-  b.upload(in.B);
-  const d::SgemmArgs args{l.m,      l.n,   l.k,  1.0f,     a.data(), l.lda,
-                          b.data(), l.ldb, 0.0f, c.data(), l.ldc,    gpuprims::gemm::Algorithm::tuned,
-                          nullptr,  false};
-  expect_same_bits_over_ten_runs(args, d::make_plan(d::kOuterProductPath, l.k, 1), nullptr, 0, l, in, c);
-  EXPECT_EQ(a.guard_damage() + b.guard_damage() + c.guard_damage(), "");
+  t::GuardedOperands ops(l, in);
+  ASSERT_TRUE(ops.ok());
+  const d::SgemmArgs args{l.m,          l.n,   l.k,  1.0f,         ops.a.data(), l.lda,
+                          ops.b.data(), l.ldb, 0.0f, ops.c.data(), l.ldc,        gpuprims::gemm::Algorithm::tuned,
+                          nullptr,      false};
+  expect_same_bits_over_ten_runs(args, d::make_plan(d::kOuterProductPath, l.k, 1), nullptr, 0, l, in, ops.c);
+  EXPECT_EQ(ops.guard_damage(), "");
 }
 
 // The tuned call takes the outer-product path by itself where its rule holds (k = 3, ldc odd, 2049^2
@@ -394,22 +390,20 @@ TEST(OuterProductPath, TakenByTheTunedCallOnlyForAnOutputWithoutVectorAccess) {
     auto rng = t::make_rng(5300 + pad_c);
     const t::GemmInputs in = t::make_inputs(l, rng);
     const t::ProductReference ref = t::reference_product(l.m, l.n, l.k, in.A.data(), l.lda, in.B.data(), l.ldb);
-    t::GuardedArray a(in.A.size(), l.off_a), b(in.B.size(), l.off_b), c(in.C.size(), l.off_c);
-    ASSERT_TRUE(a.ok() && b.ok() && c.ok());
-    a.upload(in.A);
-    b.upload(in.B);
-    c.upload(in.C);
-    const d::SgemmArgs args{l.m,      l.n,   l.k,  0.5f,     a.data(), l.lda,
-                            b.data(), l.ldb, 2.0f, c.data(), l.ldc,    gpuprims::gemm::Algorithm::tuned,
-                            nullptr,  false};
+    t::GuardedOperands ops(l, in);
+    ASSERT_TRUE(ops.ok());
+    ops.c.upload(in.C);
+    const d::SgemmArgs args{l.m,          l.n,   l.k,  0.5f,         ops.a.data(), l.lda,
+                            ops.b.data(), l.ldb, 2.0f, ops.c.data(), l.ldc,        gpuprims::gemm::Algorithm::tuned,
+                            nullptr,      false};
     d::PreparedCall prepared;
     ASSERT_STATUS(Status::success, d::prepare_sgemm(args, nullptr, &prepared));
     EXPECT_EQ(prepared.plan.path == &d::kOuterProductPath, pad_c == 0) << d::plan_label(prepared.plan);
-    ASSERT_STATUS(Status::success,
-                  gpuprims::gemm::sgemm(l.m, l.n, l.k, 0.5f, a.data(), l.lda, b.data(), l.ldb, 2.0f, c.data(), l.ldc));
+    ASSERT_STATUS(Status::success, gpuprims::gemm::sgemm(l.m, l.n, l.k, 0.5f, ops.a.data(), l.lda, ops.b.data(), l.ldb,
+                                                         2.0f, ops.c.data(), l.ldc));
     CUDA_OK(cudaDeviceSynchronize());
-    EXPECT_EQ(t::check_gemm(l, ref, 0.5f, 2.0f, in.C, c.download(), false), "");
-    EXPECT_EQ(a.guard_damage() + b.guard_damage() + c.guard_damage(), "");
+    EXPECT_EQ(t::check_gemm(l, ref, 0.5f, 2.0f, in.C, ops.c.download(), false), "");
+    EXPECT_EQ(ops.guard_damage(), "");
   }
 }
 
