@@ -70,19 +70,15 @@ std::vector<t::GemmLayout> layouts_for(const d::RungEntry& p) {
     case d::PathKind::tile: break;
   }
   // The next two: aligned, n a multiple of 4 past the tile edge (whole-vector edge loads, tuning.hpp),
-  // k whole slabs, then k = 100 with a tail in every path's slab depth. Then 16-byte loads (lda padded
-  // to a multiple of 4) on tiles with no m or n edge whose k tails cut A's vectors (203: 3 deep on
-  // 8-deep slabs, 11 on 16- and 32-deep ones; 3: the tail is the only slab). The last two: 16-byte C
-  // with k past 768, on edge tiles and on whole ones only, where 128 x 256 and 256 x 128 read C in
-  // turn for beta != 0 (WarpTileConfig::vec_reads_c_ahead).
+  // k whole slabs, then k = 100 with a tail in every path's slab depth. The last two: 16-byte C with
+  // k past 768, on edge tiles and on whole ones only, where 128 x 256 and 256 x 128 read C in turn for
+  // beta != 0 (WarpTileConfig::vec_reads_c_ahead).
   return {t::make_layout(1, 1, 1),
           t::make_layout(bm + 1, bn - 1, 17),
           t::make_layout(2 * bm + 3, bn + 5, 333, 1, 2, 3, 3, 2, 1),
           t::make_layout(300, 259, 70, 4, 4, 4),
           t::make_layout(2 * bm + 3, 2 * bn + 4, 256, 0, 0, 4),
           t::make_layout(bm + 5, 2 * bn + 8, 100),
-          t::make_layout(2 * bm, 2 * bn, 203, 1, 0, 0),
-          t::make_layout(bm, bn, 3, 1, 0, 0),
           t::make_layout(bm + 5, bn + 4, 800, 4, 4, 4),
           t::make_layout(2 * bm, bn, 800, 4, 4, 4)};
 }
