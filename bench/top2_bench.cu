@@ -21,7 +21,8 @@
 // A 65536 x 65536 C is 16 GiB: the paths that store C run only when the device has room (else
 // "skipped"), and every allocation is checked against the free memory first.
 // --single M N K [nostore] [tf32x3] makes one fused call (for ncu).
-// --configs adds fused_no_store@<config> rows: the fused kernel forced onto each tuned configuration.
+// --configs adds fused_no_store@<config> and row_fused_no_store@<config> rows: the fused kernel of
+// either form forced onto each tuned configuration (unsplit).
 // --beta B (B != 0): every call of the global form's shapes, ours and the vendor's, with beta B, so each
 // reads C (C = A B + B C, the update form); C starts from one random matrix before each agreement
 // check, the paths that do not store C (beta must then be 0) and the per-row form are left out, and
@@ -142,7 +143,7 @@ std::int64_t rows_with_same_positions(const std::vector<gpuprims::Top2>& got, co
 }
 
 void bench_per_row(const GemmShape& s, Timer& timer, const TimingOptions& opt, const tk::CublasHandle& cublas,
-                   Report& report) {
+                   bool per_config, Report& report) {
   const std::int64_t m = s.m, n = s.n, k = s.k;
   cudaStream_t stream = timer.stream();
   const std::size_t ab_bytes = static_cast<std::size_t>(m * k + k * n) * sizeof(float);
@@ -168,6 +169,16 @@ void bench_per_row(const GemmShape& s, Timer& timer, const TimingOptions& opt, c
   std::size_t ws_bytes = gpuprims::gemm::row_top2_workspace_bytes(m, n, k);
   for (const TensorCoreRung& tc : tc_rungs)
     ws_bytes = std::max(ws_bytes, gpuprims::gemm::row_top2_workspace_bytes(m, n, k, tc.algo));
+  namespace d = gpuprims::detail;
+  const d::DeviceShape* gpu_shape = nullptr;
+  if (d::current_device_shape(&gpu_shape) != gpuprims::Status::success) {
+    std::fprintf(stderr, "[bench] per-row: no device shape (current_device_shape failed): skipped\n");
+    return;
+  }
+  if (per_config)  // --configs forces each unsplit plan
+    for (const d::RungEntry& cfg : d::kTunedConfigs)
+      ws_bytes =
+          std::max(ws_bytes, d::call_workspace_bytes(d::make_plan(cfg, k, 1), m, n, true, gpu_shape->sm_count, true));
   const std::size_t c_bytes = static_cast<std::size_t>(m) * static_cast<std::size_t>(n) * sizeof(float);
   std::size_t free_bytes = 0, total_bytes = 0;
   BENCH_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
@@ -268,6 +279,18 @@ void bench_per_row(const GemmShape& s, Timer& timer, const TimingOptions& opt, c
     paths.insert(paths.begin() + 4 + static_cast<std::ptrdiff_t>(i),
                  Path{rung->path, [&fused, rung] { fused(nullptr, rung->algo); }, false, rung});
   }
+  std::vector<std::string> forced_names;  // the Path records keep a name's pointer
+  if (per_config)
+    for (const d::RungEntry& cfg : d::kTunedConfigs)
+      forced_names.push_back(std::string("row_fused_no_store@") + cfg.name);
+  for (std::size_t i = 0; i < forced_names.size(); ++i)
+    paths.push_back({forced_names[i].c_str(),
+                     [&, plan = d::make_plan(d::kTunedConfigs[i], k, 1)] {
+      d::SgemmArgs a{m, n, k, 1.0f, A, k, B, n, 0.0f, nullptr, n, Algorithm::tuned, rows, true};
+      a.per_row = true;
+      ok(d::sgemm_run(a, &plan, ws_buf.get(), ws_bytes, stream), "forced per-row");
+                     },
+                     false});
   double baseline_ms = 0, plain_ms = 0, no_store_ms = 0;
   for (const Path& p : paths) {
     JsonRecord rec{{"path", std::string(p.name)}, {"form", std::string("per_row")}, {"m", m}, {"n", n}, {"k", k}};
@@ -505,7 +528,7 @@ int main(int argc, char** argv) {
   }
   for (const GemmShape& s : kRowShapes) {
     if (reads_c || (args.quick && s.m > 8192)) continue;
-    bench_per_row(s, timer, opt, cublas, report);
+    bench_per_row(s, timer, opt, cublas, per_config, report);
   }
   return report.write(args.out) ? 0 : 1;
 }

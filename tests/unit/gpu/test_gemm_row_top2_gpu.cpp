@@ -257,6 +257,38 @@ TEST(RowTop2Fused, EveryTunedPathForcedWithAndWithoutSplits) {
   }
 }
 
+// Rows with more tiles than the GPU holds at once, each tile configuration forced: later tiles of a
+// row find its second word already set by earlier ones, and their threads push nothing that does not
+// beat it (RowTop2Visitor::flush). Small integers give many ties across tiles, at that word too. The
+// twin rule, C stored and not.
+TEST(RowTop2Fused, LaterTilesOfARowMeetItsSecondWordSet) {
+  GPUPRIMS_REQUIRE_GPU();
+  const d::DeviceShape* device = nullptr;
+  ASSERT_STATUS(Status::success, d::current_device_shape(&device));
+  int tested = 0;
+  for (const d::RungEntry* path : d::tuned_paths()) {
+    if (path->kind != d::PathKind::tile) continue;
+    SCOPED_TRACE(path->name);
+    const std::int64_t resident =
+        std::int64_t{device->sm_count} * std::max(1, d::resident_blocks_per_sm(*device, path));
+    // Three tile rows of resident + 2 tiles each: three waves or more.
+    const t::GemmLayout l = t::make_layout(2 * path->bm + 1, (resident + 1) * path->bn + 7, 24, 0, 0, 4);
+    auto rng = t::make_rng(1150 + path->bm + path->bn);
+    const t::GemmInputs in = t::make_inputs(l, rng, tk::Dist::integers_small);
+    t::GuardedOperands ops(l, in);
+    const d::GemmPlan plan = d::make_plan(*path, l.k, 1);
+    const std::size_t ws_bytes = d::call_workspace_bytes(plan, l.m, l.n, true, device->sm_count, true);
+    const d::DeviceBuffer<unsigned char> ws(ws_bytes);
+    const d::DeviceBuffer<Top2> out(static_cast<std::size_t>(l.m));
+    ASSERT_TRUE(ops.ok() && ws && out);
+    SCOPED_TRACE(l.describe());
+    expect_forced_plan_matches_twin(plan, l, ops.a, ops.b, ops.c, ws.get(), ws_bytes, out.get());
+    EXPECT_EQ(ops.guard_damage(), "");
+    ++tested;
+  }
+  EXPECT_GT(tested, 0);
+}
+
 // The outer-product path (k <= 4) forced: rows that span several of its windows and blocks, an odd
 // ldc with offsets, C stored and not; the twin rule as above.
 TEST(RowTop2Fused, OuterProductPathForced) {
