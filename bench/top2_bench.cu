@@ -170,15 +170,16 @@ void bench_per_row(const GemmShape& s, Timer& timer, const TimingOptions& opt, c
   for (const TensorCoreRung& tc : tc_rungs)
     ws_bytes = std::max(ws_bytes, gpuprims::gemm::row_top2_workspace_bytes(m, n, k, tc.algo));
   namespace d = gpuprims::detail;
-  const d::DeviceShape* gpu_shape = nullptr;
-  if (d::current_device_shape(&gpu_shape) != gpuprims::Status::success) {
-    std::fprintf(stderr, "[bench] per-row: no device shape (current_device_shape failed): skipped\n");
-    return;
-  }
-  if (per_config)  // --configs forces each unsplit plan
+  if (per_config) {  // --configs forces each unsplit plan; only their workspaces need the GPU's shape
+    const d::DeviceShape* gpu_shape = nullptr;
+    if (d::current_device_shape(&gpu_shape) != gpuprims::Status::success) {
+      std::fprintf(stderr, "[bench] per-row --configs: no device shape (current_device_shape failed): skipped\n");
+      return;
+    }
     for (const d::RungEntry& cfg : d::kTunedConfigs)
       ws_bytes =
           std::max(ws_bytes, d::call_workspace_bytes(d::make_plan(cfg, k, 1), m, n, true, gpu_shape->sm_count, true));
+  }
   const std::size_t c_bytes = static_cast<std::size_t>(m) * static_cast<std::size_t>(n) * sizeof(float);
   std::size_t free_bytes = 0, total_bytes = 0;
   BENCH_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));

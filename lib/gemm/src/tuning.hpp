@@ -151,8 +151,8 @@ struct OuterProductShape {
   // Eight blocks (64 warps) per SM for every visitor (32 registers): the store-only kernel needs no
   // more. Uncapped, the packed top-2's kernel took 48 (five blocks per SM); capped, it spills nothing
   // and ran 48.9-49.4 us at 2339 x 7091 x 1 (run FP6) against 49.1-49.3 for a build that was uncapped
-  // but also voted per row (run FP5), so the cap alone was not timed. The per-row and 64-bit-index
-  // top-2 spill 40 and 32 bytes under it.
+  // but also voted per row (run FP5), so the cap alone was not timed. Since session 50's leaner
+  // kernel the per-row top-2 spills 72 bytes under it and the others nothing.
   static constexpr int kMinBlocksPerSm = 8;
   static constexpr std::int64_t kMinOutputs = std::int64_t{1} << 22;
   // Windows per row: a row's columns shifted by its place within a 128-byte line (0 to 31 floats)

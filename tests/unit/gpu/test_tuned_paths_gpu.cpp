@@ -12,7 +12,9 @@
 #include <gpuprims/reduce.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -70,17 +72,49 @@ std::vector<t::GemmLayout> layouts_for(const d::RungEntry& p) {
     case d::PathKind::tile: break;
   }
   // The next two: aligned, n a multiple of 4 past the tile edge (whole-vector edge loads, tuning.hpp),
-  // k whole slabs, then k = 100 with a tail in every path's slab depth. The last two: 16-byte C with
-  // k past 768, on edge tiles and on whole ones only, where 128 x 256 and 256 x 128 read C in turn for
-  // beta != 0 (WarpTileConfig::vec_reads_c_ahead).
+  // k whole slabs, then k = 100 with a tail in every path's slab depth. Then 16-byte loads (lda padded
+  // to a multiple of 4) on tiles with no m or n edge whose k tails cut A's vectors (203: 3 deep on
+  // 8-deep slabs, 11 on 16- and 32-deep ones; 3: the tail is the only slab). The last two: 16-byte C
+  // with k past 768, on edge tiles and on whole ones only, where 128 x 256 and 256 x 128 read C in
+  // turn for beta != 0 (WarpTileConfig::vec_reads_c_ahead).
   return {t::make_layout(1, 1, 1),
           t::make_layout(bm + 1, bn - 1, 17),
           t::make_layout(2 * bm + 3, bn + 5, 333, 1, 2, 3, 3, 2, 1),
           t::make_layout(300, 259, 70, 4, 4, 4),
           t::make_layout(2 * bm + 3, 2 * bn + 4, 256, 0, 0, 4),
           t::make_layout(bm + 5, 2 * bn + 8, 100),
+          t::make_layout(2 * bm, 2 * bn, 203, 1, 0, 0),
+          t::make_layout(bm, bn, 3, 1, 0, 0),
           t::make_layout(bm + 5, bn + 4, 800, 4, 4, 4),
           t::make_layout(2 * bm, bn, 800, 4, 4, 4)};
+}
+
+// The fused top-2 of a forced plan with alpha and beta = 0, in its three forms (packed merge with C
+// stored, 64-bit-index merge, C not stored), each equal to the unfused twin over the C in ops.c, which
+// the plan's plain call with the same alpha stored just before. Each call finds a poisoned result and
+// a zeroed workspace: it must write the one and set up its own part of the other (zero words would
+// rank before any result).
+void expect_fused_forms_match_twin(const d::GemmPlan& plan, const t::GemmLayout& l, t::GuardedOperands& ops,
+                                   float alpha, gpuprims::Top2* d_top2, void* ws, std::size_t ws_bytes) {
+  const t::Top2Run twin = t::run_reduce_top2(ops.c.download(), l.m, l.n, l.ldc, l.off_c);
+  d::SgemmArgs fused{l.m,          l.n,   l.k,  alpha,        ops.a.data(), l.lda,
+                     ops.b.data(), l.ldb, 0.0f, ops.c.data(), l.ldc,        gpuprims::gemm::Algorithm::tuned,
+                     d_top2,       true};
+  struct Form {
+    const char* what;
+    bool wide, store;
+  };
+  for (const Form f :
+       {Form{"packed, C stored", false, true}, Form{"wide index", true, true}, Form{"C not stored", false, false}}) {
+    CUDA_OK(cudaMemset(d_top2, 0x7F, sizeof(gpuprims::Top2)));
+    CUDA_OK(cudaMemset(ws, 0, ws_bytes));
+    fused.force_wide_index = f.wide;
+    fused.C = f.store ? ops.c.data() : nullptr;
+    ASSERT_STATUS(Status::success, d::sgemm_run(fused, &plan, ws, ws_bytes, nullptr));
+    gpuprims::Top2 got{};
+    CUDA_OK(cudaMemcpy(&got, d_top2, sizeof got, cudaMemcpyDeviceToHost));
+    EXPECT_EQ(t::top2_diff(got, twin.top2), "") << f.what;
+  }
 }
 
 // One forced plan on one layout: plain, beta = 0 over NaN, and the fused top-2 forms.
@@ -109,32 +143,14 @@ void check_plan(const d::GemmPlan& plan, const t::GemmLayout& l, const t::GemmIn
     EXPECT_EQ(ops.guard_damage(), "");
   }
 
-  // Fused top-2 with this plan (C holds the beta = 0 product from above, stored again) equals the
-  // unfused twin over that C; then the 64-bit-index merge, and C not stored.
+  // Fused top-2 with this plan (C holds the beta = 0 product from above) in its three forms.
   const DeviceBuffer<gpuprims::Top2> top2_buffer(1);
   ASSERT_TRUE(top2_buffer);
   gpuprims::Top2* const d_top2 = top2_buffer.get();
-  const t::Top2Run twin = t::run_reduce_top2(ops.c.download(), l.m, l.n, l.ldc, l.off_c);
+  expect_fused_forms_match_twin(plan, l, ops, 0.75f, d_top2, ws, ws_bytes);
   d::SgemmArgs fused{l.m,          l.n,   l.k,  0.75f,        ops.a.data(), l.lda,
                      ops.b.data(), l.ldb, 0.0f, ops.c.data(), l.ldc,        gpuprims::gemm::Algorithm::tuned,
                      d_top2,       true};
-  struct Form {
-    const char* what;
-    bool wide, store;
-  };
-  for (const Form f :
-       {Form{"packed, C stored", false, true}, Form{"wide index", true, true}, Form{"C not stored", false, false}}) {
-    CUDA_OK(cudaMemset(d_top2, 0x7F, sizeof(gpuprims::Top2)));  // poisoned: the call must write it
-    // Zero words would rank before any result: the call (or, split, its first kernel) must set up its
-    // own part of the workspace.
-    CUDA_OK(cudaMemset(ws, 0, ws_bytes));
-    fused.force_wide_index = f.wide;
-    fused.C = f.store ? ops.c.data() : nullptr;
-    ASSERT_STATUS(Status::success, d::sgemm_run(fused, &plan, ws, ws_bytes, nullptr));
-    gpuprims::Top2 got{};
-    CUDA_OK(cudaMemcpy(&got, d_top2, sizeof got, cudaMemcpyDeviceToHost));
-    EXPECT_EQ(t::top2_diff(got, twin.top2), "") << f.what;
-  }
   // And with beta != 0 over the inputs' C (the fused kernels that read C ahead, packed; in turn, wide):
   // the stored C within the reference's bounds, the top-2 its unfused twin's over that C.
   fused.C = ops.c.data();
@@ -374,6 +390,60 @@ TEST(OuterProductPath, EveryLayoutAndEveryK) {
                           nullptr,      false};
   expect_same_bits_over_ten_runs(args, d::make_plan(d::kOuterProductPath, l.k, 1), nullptr, 0, l, in, ops.c);
   EXPECT_EQ(ops.guard_damage(), "");
+}
+
+// The fused top-2 on the outer-product path, whose threads skip values above their own second entry
+// or the grid's bound, over the inputs where skipping can go wrong: minima tied many times over
+// (small integers), NaN rows beside -inf minima that tie, every entry NaN, every entry equal; alpha
+// < 0, so the order is the scaled values'. Blocks down and across, an unaligned C, every k; the three
+// fused forms against the twin.
+TEST(OuterProductPath, FusedTop2OverTiesAndSpecialValues) {
+  GPUPRIMS_REQUIRE_GPU();
+  const d::DeviceShape* device = nullptr;
+  ASSERT_STATUS(Status::success, d::current_device_shape(&device));
+  const std::int64_t rows = d::OuterProductShape::kRows, window = d::OuterProductShape::kWindow;
+  const DeviceBuffer<gpuprims::Top2> top2_buffer(1);
+  ASSERT_TRUE(top2_buffer);
+  const float alpha = -0.75f, inf = std::numeric_limits<float>::infinity(), nan = std::nanf("");
+  enum class Data { ties, nan_rows_and_infinities, all_nan, all_equal };
+  for (std::int64_t k = 1; k <= d::OuterProductShape::kMaxK; ++k) {
+    const t::GemmLayout l = t::make_layout(2 * rows + 3, 2 * window + 77, k, 1, 2, 3, 3, 2, 1);
+    const d::GemmPlan plan = d::make_plan(d::kOuterProductPath, l.k, 1);
+    ASSERT_TRUE(d::plan_fits(plan, l.m, l.n, l.k));
+    const std::size_t ws_bytes = d::call_workspace_bytes(plan, l.m, l.n, true, device->sm_count);
+    const DeviceBuffer<unsigned char> ws(ws_bytes);
+    ASSERT_TRUE(ws);
+    for (const Data data : {Data::ties, Data::nan_rows_and_infinities, Data::all_nan, Data::all_equal}) {
+      SCOPED_TRACE(l.describe() + " data " + std::to_string(static_cast<int>(data)));
+      auto rng = t::make_rng(5400 + k);
+      t::GemmInputs in = t::make_inputs(
+          l, rng, data == Data::ties ? gpuprims::testkit::Dist::integers_small : gpuprims::testkit::Dist::uniform_pm1);
+      auto a_at = [&](std::int64_t r, std::int64_t p) -> float& {
+        return in.A[static_cast<std::size_t>(r * l.lda + p)];
+      };
+      auto b_at = [&](std::int64_t p, std::int64_t c) -> float& {
+        return in.B[static_cast<std::size_t>(p * l.ldb + c)];
+      };
+      if (data == Data::nan_rows_and_infinities) {
+        for (std::int64_t r = 0; r < l.m; ++r) a_at(r, 0) = r % 5 == 1 ? nan : 0.5f;         // rows of NaN; a > 0
+        for (const std::int64_t c : {std::int64_t{7}, l.n - 40, l.n - 1}) b_at(0, c) = inf;  // -inf * 0.75
+      }
+      if (data == Data::all_nan) std::fill(in.A.begin(), in.A.end(), nan);
+      if (data == Data::all_equal) {
+        std::fill(in.A.begin(), in.A.end(), 1.0f);
+        std::fill(in.B.begin(), in.B.end(), 1.0f);
+      }
+      t::GuardedOperands ops(l, in);
+      ASSERT_TRUE(ops.ok());
+      ops.c.poison();
+      const d::SgemmArgs plain{l.m,          l.n,   l.k,  alpha,        ops.a.data(), l.lda,
+                               ops.b.data(), l.ldb, 0.0f, ops.c.data(), l.ldc,        gpuprims::gemm::Algorithm::tuned,
+                               nullptr,      false};
+      ASSERT_STATUS(Status::success, d::sgemm_run(plain, &plan, ws.get(), ws_bytes, nullptr));
+      expect_fused_forms_match_twin(plan, l, ops, alpha, top2_buffer.get(), ws.get(), ws_bytes);
+      EXPECT_EQ(ops.guard_damage(), "");
+    }
+  }
 }
 
 // The tuned call takes the outer-product path by itself where its rule holds (k = 3, ldc odd, 2049^2

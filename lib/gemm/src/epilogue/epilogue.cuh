@@ -191,6 +191,18 @@ class Epilogue {
     }
   }
 
+  // apply1 for a kernel that places its threads on the output itself: (r, c) inside the m x n
+  // window, dst = &C[r * ldc + c] when C is stored (unused otherwise), C's entry read ahead into `old`
+  // when beta != 0. No bounds checks and no address arithmetic. store / beta: with_interior_form's
+  // constants, so the tests fold away.
+  __device__ __forceinline__ void apply1_at(float* dst, std::int64_t r, std::int64_t c, float acc, float old,
+                                            bool store, bool beta) {
+    float v = out_.alpha * acc;
+    if (beta) v = fmaf(out_.beta, old, v);
+    if (store) *dst = v;
+    visitor_.visit(v, r, c);
+  }
+
   __device__ __forceinline__ Visitor& visitor() { return visitor_; }
 
   // A persistent kernel's tile boundaries (store_visitor.cuh): before a tile's main loop, with the

@@ -21,72 +21,103 @@
 
 namespace gpuprims::detail {
 
+// One result's sum over k (1 to kMaxK) in k order, with no term past k (a zero term could turn -0 into
+// +0).
+__device__ __forceinline__ float outer_sum(float4 a, float4 b, int k) {
+  float acc = a.x * b.x;
+  if (k > 1) acc = fmaf(a.y, b.y, acc);
+  if (k > 2) acc = fmaf(a.z, b.z, acc);
+  if (k > 3) acc = fmaf(a.w, b.w, acc);
+  return acc;
+}
+
 template <class Visitor>
 __global__ void __launch_bounds__(OuterProductShape::kThreads, OuterProductShape::kMinBlocksPerSm)
     outer_product_kernel(GemmOperands op, EpilogueParams<Visitor> ep) {
   using S = OuterProductShape;
   constexpr int kStaged = S::kWindow + 32;  // the window's columns and the 31 before it
   static_assert(S::kMaxK == 4 && S::kWindow % S::kThreads == 0, "a float4 of k per column; whole passes");
-  __shared__ __align__(16) float Bs[kStaged * 4];  // column j of the window: Bs[4 j .. 4 j + 3], k order
-  __shared__ __align__(16) float As[S::kRows * 4];
+  __shared__ float4 Bs[kStaged];   // column j of the window: B's k values, zeros past k
+  __shared__ float4 As[S::kRows];  // row i of the block: A's k values, zeros past k
   ::gpuprims::device::allow_dependent_launch();
-  const std::int64_t windows = S::windows(op.n);
-  const std::int64_t row0 = (blockIdx.x / windows) * S::kRows;
-  const std::int64_t shifted0 = (blockIdx.x % windows) * S::kWindow;  // first shifted column of the window
-  const std::int64_t staged0 = shifted0 - 32;                         // the column Bs[0] holds
+  // The grid has at most INT_MAX blocks (launch_outer_product), so a row's windows fit in 32 bits and
+  // the block's place takes a 32-bit division, not the 64-bit routine (about 40 instructions a warp).
+  const auto windows = static_cast<unsigned>(S::windows(op.n));
+  const std::int64_t row0 = static_cast<std::int64_t>(blockIdx.x / windows) * S::kRows;
+  const std::int64_t shifted0 = static_cast<std::int64_t>(blockIdx.x % windows) * S::kWindow;  // first shifted column
+  const std::int64_t staged0 = shifted0 - 32;                                                  // the column Bs[0] holds
   const int tid = static_cast<int>(threadIdx.x);
   const int k = static_cast<int>(op.k);  // 1..kMaxK (plan_fits)
   const float prefetched = Epilogue<Visitor>::prefetch(ep);
-  // Consecutive threads read consecutive columns of one row of B (coalesced; rows past k are not
-  // read), every load of the thread before any store, so the block waits for one trip to memory and
-  // not one per load.
-  constexpr int kStageLoads = (kStaged * 4 + S::kThreads - 1) / S::kThreads;
-  float staged[kStageLoads];
+  // A thread stages whole columns of B, one float4 store each: consecutive threads read consecutive
+  // columns of each of B's k rows (coalesced), every load before any store, so the block waits for
+  // one trip to memory and not one per load.
+  constexpr int kStageSteps = (kStaged + S::kThreads - 1) / S::kThreads;
+  float4 staged[kStageSteps];
 #pragma unroll
-  for (int u = 0; u < kStageLoads; ++u) {
-    const int i = tid + u * S::kThreads, p = i / kStaged;
-    const std::int64_t c = staged0 + i % kStaged;
-    staged[u] = p < k && c >= 0 && c < op.n ? op.B[p * op.ldb + c] : 0.0f;
+  for (int u = 0; u < kStageSteps; ++u) {
+    const std::int64_t c = staged0 + tid + u * S::kThreads;
+    staged[u] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    if (tid + u * S::kThreads < kStaged && c >= 0 && c < op.n) {
+      const float* b = op.B + c;
+      staged[u].x = b[0];
+      if (k > 1) staged[u].y = b[op.ldb];
+      if (k > 2) staged[u].z = b[2 * op.ldb];
+      if (k > 3) staged[u].w = b[3 * op.ldb];
+    }
   }
 #pragma unroll
-  for (int u = 0; u < kStageLoads; ++u) {
-    const int i = tid + u * S::kThreads;
-    if (i < kStaged * 4) Bs[i % kStaged * 4 + i / kStaged] = staged[u];
-  }
+  for (int u = 0; u < kStageSteps; ++u)
+    if (tid + u * S::kThreads < kStaged) Bs[tid + u * S::kThreads] = staged[u];
   if (tid < S::kRows * 4) {
     const int p = tid % 4;
     const std::int64_t r = row0 + tid / 4;
-    As[tid] = p < k && r < op.m ? op.A[r * op.lda + p] : 0.0f;
+    reinterpret_cast<float*>(As)[tid] = p < k && r < op.m ? op.A[r * op.lda + p] : 0.0f;
   }
   __syncthreads();
   Epilogue<Visitor> epi(ep, prefetched);
+  const int rows = static_cast<int>(min_of<std::int64_t>(S::kRows, op.m - row0));  // 1..kRows
+  // Thread column j (q * kThreads + tid) of a row stands for output column shifted0 + j - shift, where
+  // shift is the position of the row's column 0 within a 128-byte line (C may be absent, a top-2 call
+  // that does not store it: then the shift only places the windows), and for B's staged column
+  // j - shift + 32. It is inside the output for j in [lo, hi): lo = shift in a row's first window, 0
+  // in the others, hi = min(kWindow, n - shifted0 + shift). The shift moves by ldc % 32 from row to
+  // row and the row's address by ldc, so a row costs a few 32-bit steps and a result one compare
+  // pair and one address step (the kernel is bound by its instruction issue as much as by its
+  // stores: ncu, H200, 2339 x 7091 x 1 had the issue slots 83% busy at 52 instructions a result when
+  // each row's place was worked out anew in 64 bits).
+  const auto row0_address =
+      reinterpret_cast<std::uintptr_t>(ep.out.C) + static_cast<std::uintptr_t>(row0 * ep.out.ldc) * sizeof(float);
+  int shift = static_cast<int>(row0_address / sizeof(float) % 32);
+  const int shift_step = static_cast<int>(ep.out.ldc % 32);
+  const bool first_window = shifted0 == 0;
+  const int n_rest = static_cast<int>(min_of<std::int64_t>(op.n - shifted0, S::kWindow));  // > -32
   constexpr int kPasses = S::kWindow / S::kThreads;
-  for (int i = 0; i < S::kRows; ++i) {
-    const std::int64_t r = row0 + i;
-    if (r >= op.m) break;  // the same for the whole block
-    const float4 a = *reinterpret_cast<const float4*>(&As[i * 4]);
-    // Column c of row r lies at position (shift + c) % 32 of a line. C may be absent (a top-2 call
-    // that does not store it): then the shift only places the windows.
-    const auto row_address =
-        reinterpret_cast<std::uintptr_t>(ep.out.C) + static_cast<std::uintptr_t>(r * ep.out.ldc) * sizeof(float);
-    const int shift = static_cast<int>(row_address / sizeof(float) % 32);
-    std::int64_t col[kPasses];
-    float old[kPasses];
+  epi.with_interior_form([&](auto store, auto beta) {
+    constexpr bool kStore = decltype(store)::value, kBeta = decltype(beta)::value;
+    float* window_c = nullptr;  // C's entry of row r at column shifted0 (maybe past n; only offset from)
+    if constexpr (kStore) window_c = ep.out.C + row0 * ep.out.ldc + shifted0;
+    for (int i = 0; i < rows; ++i) {
+      const std::int64_t r = row0 + i;
+      const float4 a = As[i];
+      const int lo = first_window ? shift : 0, hi = min_of(S::kWindow, n_rest + shift);
+      float old[kPasses];
 #pragma unroll
-    for (int q = 0; q < kPasses; ++q) {  // C's entries first (beta != 0), all in flight together
-      col[q] = shifted0 + q * S::kThreads + tid - shift;
-      old[q] = col[q] >= 0 ? epi.read1(r, col[q]) : 0.0f;
-    }
+      for (int q = 0; q < kPasses; ++q) {  // C's entries first (beta != 0), all in flight together
+        const int j = q * S::kThreads + tid;
+        old[q] = kBeta && j >= lo && j < hi ? window_c[j - shift] : 0.0f;
+      }
 #pragma unroll
-    for (int q = 0; q < kPasses; ++q) {
-      const float4 b = *reinterpret_cast<const float4*>(&Bs[(col[q] - staged0) * 4]);
-      float acc = a.x * b.x;  // k order, and no term past k (a zero term could turn -0 into +0)
-      if (k > 1) acc = fmaf(a.y, b.y, acc);
-      if (k > 2) acc = fmaf(a.z, b.z, acc);
-      if (k > 3) acc = fmaf(a.w, b.w, acc);
-      if (col[q] >= 0) epi.apply1(r, col[q], acc, old[q]);
+      for (int q = 0; q < kPasses; ++q) {
+        const int j = q * S::kThreads + tid;
+        if (j >= lo && j < hi)
+          epi.apply1_at(window_c + (j - shift), r, shifted0 + (j - shift), outer_sum(a, Bs[j - shift + 32], k), old[q],
+                        kStore, kBeta);
+      }
+      shift = (shift + shift_step) & 31;
+      if constexpr (kStore) window_c += ep.out.ldc;
     }
-  }
+  });
   epi.template finish<S::kThreads>(tid);
 }
 
