@@ -13,7 +13,8 @@
 // one random matrix, and the records carry "beta".
 // The aligned suite ("suite": "aligned", not in "all") is a second held-out set, of multiples of 64
 // (gemm_shapes.hpp), timed and reported the same way.
-//   sgemm_bench [--out sgemm.json] [--quick] [--suite all|standard|heldout|aligned|accuracy|tc_splits] [--beta B]
+//   sgemm_bench [--out sgemm.json] [--quick] [--suite all|standard|heldout|aligned|accuracy|tc_splits|outer_probe]
+//               [--beta B]
 //   sgemm_bench --single ALGO M N K     one call, for ncu (ALGO cublas: cuBLAS FP32, pedantic)
 #include <gpuprims/gemm.hpp>
 
@@ -322,6 +323,79 @@ void run_tc_splits(Timer& timer, cublasHandle_t cublas, const TimingOptions& opt
   }
 }
 
+// The outer-product probe ("suite": "outer_probe", not in "all"): products of k = 1, 2 and 4 over
+// outputs from 2^16 to 2^26 entries, each with n (= ldc) a multiple of 4 (16-byte C) and odd: cuBLAS
+// FP32, the tuned call (its own plan) and the outer-product path forced, with beta 0 unless --beta
+// says otherwise. The measurement behind the
+// limits of outer_product_serves (cost_model.hpp), which were first set on an older kernel of the path.
+void run_outer_probe(Timer& timer, cublasHandle_t cublas, const TimingOptions& opt, float beta, Report& report) {
+  namespace d = gpuprims::detail;
+  const std::pair<std::int64_t, std::int64_t> outputs[] = {
+      {256, 256},   {512, 1024},  {1024, 1024}, {2048, 2048}, {4096, 4096}, {11584, 2428}, {8192, 8192},
+      {100, 20000}, {20000, 100}, {2339, 7092}, {40000, 128}, {16384, 256}, {8192, 512}};
+  std::printf("\nouter-product probe\n%-20s %-28s %10s %10s %10s %8s %8s\n", "shape", "tuned plan", "tuned ms",
+              "outer ms", "cuBLAS ms", "tuned x", "outer x");
+  for (const auto& [m0, n0] : outputs)
+    for (const std::int64_t k : {1, 2, 4})
+      for (const std::int64_t n : {n0, n0 + 1 - n0 % 2}) {  // a multiple of 4, then odd
+        const std::int64_t m = m0;
+        const DeviceProblem problem(cublas, m, n, k, 61 + m, 67 + n, beta);
+        float *A = problem.A.get(), *B = problem.B.get(), *C = problem.C.get();
+        std::vector<float> ref(static_cast<std::size_t>(m * n)), got(ref.size());
+        BENCH_CUDA(cudaStreamSynchronize(timer.stream()));
+        BENCH_CUDA(cudaMemcpy(ref.data(), problem.R.get(), ref.size() * 4, cudaMemcpyDeviceToHost));
+        const Timing vendor =
+            timer.time([&] { BENCH_CUBLAS(tk::sgemm_rowmajor(cublas, m, n, k, 1.0f, A, k, B, n, beta, C, n)); }, opt);
+        const d::SgemmArgs a{m, n, k, 1.0f, A, k, B, n, beta, C, n, Algorithm::tuned, nullptr, false};
+        d::PreparedCall tuned, outer;
+        const d::GemmPlan outer_plan = d::make_plan(d::kOuterProductPath, k, 1);
+        if (d::prepare_sgemm(a, nullptr, &tuned) != gpuprims::Status::success ||
+            d::prepare_sgemm(a, &outer_plan, &outer) != gpuprims::Status::success) {
+          std::fprintf(stderr, "[bench] outer_probe %lld x %lld x %lld: no plan\n", static_cast<long long>(m),
+                       static_cast<long long>(n), static_cast<long long>(k));
+          std::exit(1);
+        }
+        const auto ws = device_buffer<unsigned char>(
+            static_cast<std::int64_t>(std::max(tuned.workspace_bytes, outer.workspace_bytes)) + 1, "ws");
+        double worst_rel = 0.0;
+        auto timed = [&](const d::PreparedCall& p) {
+          auto call = [&] {
+            if (d::launch_sgemm(a, p, ws.get(), p.workspace_bytes, timer.stream()) != gpuprims::Status::success) {
+              std::fprintf(stderr, "[bench] outer_probe launch failed\n");
+              std::exit(1);
+            }
+          };
+          if (beta != 0.0f)  // the check starts from the C that cuBLAS's reference started from
+            BENCH_CUDA(cudaMemcpyAsync(C, problem.C0.get(), static_cast<std::size_t>(m * n) * 4,
+                                       cudaMemcpyDeviceToDevice, timer.stream()));
+          else BENCH_CUDA(cudaMemsetAsync(C, 0xFF, static_cast<std::size_t>(m * n) * 4, timer.stream()));
+          call();
+          BENCH_CUDA(cudaStreamSynchronize(timer.stream()));
+          BENCH_CUDA(cudaMemcpy(got.data(), C, got.size() * 4, cudaMemcpyDeviceToHost));
+          worst_rel = std::max(worst_rel, max_rel_diff(got, ref));
+          return timer.time(call, opt);
+        };
+        const Timing t_tuned = timed(tuned), t_outer = timed(outer);
+        const std::string shape = shape_name({m, n, k});
+        const std::string plan = d::plan_label(tuned.plan);
+        std::printf("%-20s %-28s %10.4f %10.4f %10.4f %8.3f %8.3f\n", shape.c_str(), plan.c_str(), t_tuned.median_ms,
+                    t_outer.median_ms, vendor.median_ms, vendor.median_ms / t_tuned.median_ms,
+                    vendor.median_ms / t_outer.median_ms);
+        JsonRecord rec{{"suite", std::string("outer_probe")},
+                       {"m", m},
+                       {"n", n},
+                       {"k", k},
+                       {"beta", static_cast<double>(beta)},
+                       {"tuned_plan", plan},
+                       {"tuned_ms", t_tuned.median_ms},
+                       {"outer_ms", t_outer.median_ms},
+                       {"cublas_ms", vendor.median_ms},
+                       {"max_rel_diff_vs_cublas", worst_rel}};
+        if (!(worst_rel <= kFp32Bound)) rec.emplace_back("mismatch", true);
+        report.add(rec);
+      }
+}
+
 // The accuracy suite: tuned, tf32, tf32x3, cuBLAS FP32 and cuBLAS TF32 on one 1024 x 1024 x 4096
 // product against a double-precision CPU reference on kAccuracyRows rows spread over m (all columns),
 // for two kinds of inputs: uniform in [-1, 1], and the same with each row of A and each column of B
@@ -447,9 +521,10 @@ int main(int argc, char** argv) {
   for (int i = 1; i + 1 < argc; ++i)
     if (std::strcmp(argv[i], "--suite") == 0) suite = argv[i + 1];
   if (suite != "all" && suite != "standard" && suite != "heldout" && suite != "aligned" && suite != "accuracy" &&
-      suite != "tc_splits") {
-    std::fprintf(stderr, "[bench] --suite takes all, standard, heldout, aligned, accuracy or tc_splits, not '%s'\n",
-                 suite.c_str());
+      suite != "tc_splits" && suite != "outer_probe") {
+    std::fprintf(
+        stderr, "[bench] --suite takes all, standard, heldout, aligned, accuracy, tc_splits or outer_probe, not '%s'\n",
+        suite.c_str());
     return 64;
   }
   auto wanted = [&](const char* name) { return suite == "all" || suite == name; };
@@ -581,6 +656,7 @@ int main(int argc, char** argv) {
   if (wanted("heldout")) run_heldout(timer, cublas.get(), opt, args.quick, beta, report);
   if (suite == "aligned") run_heldout(timer, cublas.get(), opt, args.quick, beta, report, "aligned");
   if (suite == "tc_splits") run_tc_splits(timer, cublas.get(), opt, gpu, report);
+  if (suite == "outer_probe") run_outer_probe(timer, cublas.get(), opt, beta, report);
   if (wanted("accuracy")) run_accuracy(gpu, cublas.get(), cublas_tf32.get(), timer.stream(), report);
   return report.write(args.out) ? 0 : 1;
 }

@@ -75,7 +75,7 @@ GemmPlan plan_for(gemm::Algorithm algo, std::int64_t m, std::int64_t n, std::int
     const RungEntry& path = rung->path;
     return ladder_plan(path, m, n, k, path.ladder_splits ? path.ladder_splits(m, n, k, device.sm_count) : 1);
   }
-  if (outer_product_serves(m, n, k, store_c, c_vec4)) return make_plan(kOuterProductPath, k, 1);
+  if (outer_product_serves(m, n, k, store_c, c_vec4, call)) return make_plan(kOuterProductPath, k, 1);
   return cached_pick(m, n, k, store_c, call, device);
 }
 

@@ -139,10 +139,18 @@ struct FewColsShape {
 // With beta = 1 the probe read C in turn and 8 x 1024 was faster (2339 x 7091 x 1: 47.3 against
 // 54.7 us); the library's kernel reads a row's entries of C together.
 // The tuned rung takes it instead of the cost model's pick (outer_product_serves, cost_model.hpp)
-// only where the probe found it ahead of the tile paths: C stored without 16-byte accesses (where C
-// takes them the tiles' 16-byte stores stay ahead: 4096 x 4096 x 4 at 1.19x cuBLAS's speed on tiles,
-// 0.96x on this path) and at least kMinOutputs results (below that the staging and short rows lose
-// to the tiles' one pass: 18 x 9621 x 3 in 6.9 to 7.7 us against 6.4).
+// only where the probe found it ahead of the tile paths: C stored without 16-byte accesses and at
+// least kMinOutputs results (below that the staging and short rows lose to the tiles' one pass: 18 x
+// 9621 x 3 in 6.9 to 7.7 us against 6.4). Where C takes 16-byte accesses the tiles' 16-byte stores
+// stayed ahead of that kernel (4096 x 4096 x 4 at 1.19x cuBLAS's speed on tiles, 0.96x on this path),
+// but not of session 50's leaner one: `sgemm_bench --suite outer_probe` (results/nvidia-h200, runs GE
+// and GF) timed it forced against the tuned pick on outputs of 2^16 to 2^26 entries. With 16-byte C it
+// won with beta 0 and 1 wherever n >= 2048 and m n >= 2^23 (4096 x 4096 x 1: 21.1 against 25.1 us,
+// 43.8 against 44.7 with beta 1; 11584 x 2428 x 2: 31.8 against 48.3 and 77.6 against 93.2), lost at
+// 2048 x 2048 with beta 1 (17.6-17.9 against 15.1-15.3 us) and wherever n <= 512 (8192 x 512 x 4:
+// 12.2 against 9.7 us; its 512-float windows are then mostly empty or short). So a plain call with
+// 16-byte C takes it from kMinVectorColumns columns and kMinVectorOutputs results; a fused top-2 call
+// does not (its ranking makes this kernel 1.8x its plain call, session 50, run GD).
 struct OuterProductShape {
   static constexpr int kThreads = 256;
   static constexpr int kRows = 16;
@@ -155,6 +163,8 @@ struct OuterProductShape {
   // kernel the per-row top-2 spills 72 bytes under it and the others nothing.
   static constexpr int kMinBlocksPerSm = 8;
   static constexpr std::int64_t kMinOutputs = std::int64_t{1} << 22;
+  static constexpr std::int64_t kMinVectorOutputs = std::int64_t{1} << 23;  // C with 16-byte access
+  static constexpr std::int64_t kMinVectorColumns = 2048;
   // Windows per row: a row's columns shifted by its place within a 128-byte line (0 to 31 floats)
   // reach at most n + 31.
   static constexpr std::int64_t windows(std::int64_t n) { return (n + 31 + kWindow - 1) / kWindow; }

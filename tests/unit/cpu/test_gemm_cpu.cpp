@@ -323,7 +323,14 @@ TEST(GemmPlan, OuterProductOnlyWhereItsRuleHolds) {
   EXPECT_FALSE(d::outer_product_serves(2047, 2048, 4, true, false)) << "one row short";
   EXPECT_FALSE(d::outer_product_serves(2339, 7091, 5, true, false)) << "k past 4";
   EXPECT_FALSE(d::outer_product_serves(2339, 7091, 0, true, false)) << "no k";
-  EXPECT_FALSE(d::outer_product_serves(2339, 7091, 1, true, true)) << "C takes 16-byte accesses";
+  EXPECT_TRUE(d::outer_product_serves(2339, 7091, 1, true, true)) << "16-byte C, wide and large";
+  EXPECT_TRUE(d::outer_product_serves(4096, 2048, 4, true, true)) << "exactly kMinVectorOutputs, kMinVectorColumns";
+  EXPECT_FALSE(d::outer_product_serves(4095, 2048, 4, true, true)) << "16-byte C, one row short";
+  EXPECT_FALSE(d::outer_product_serves(std::int64_t{1} << 20, 2047, 1, true, true)) << "16-byte C, too narrow";
+  EXPECT_TRUE(d::outer_product_serves(std::int64_t{1} << 20, 2047, 1, true, false)) << "narrow without 16-byte C";
+  EXPECT_FALSE(d::outer_product_serves(2339, 7091, 1, true, true, d::PickFor::top2)) << "a fused call, 16-byte C";
+  EXPECT_FALSE(d::outer_product_serves(2339, 7091, 1, true, true, d::PickFor::row_top2)) << "per row, 16-byte C";
+  EXPECT_TRUE(d::outer_product_serves(2339, 7091, 1, true, false, d::PickFor::top2)) << "a fused call, odd ldc";
   EXPECT_FALSE(d::outer_product_serves(2339, 7091, 1, false, true)) << "C not stored";
   EXPECT_FALSE(d::outer_product_serves(std::int64_t{1} << 40, 0, 1, true, false)) << "no columns";
   EXPECT_TRUE(d::outer_product_serves(std::int64_t{1} << 40, std::int64_t{1} << 40, 2, true, false)) << "no overflow";

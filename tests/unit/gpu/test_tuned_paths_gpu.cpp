@@ -446,14 +446,16 @@ TEST(OuterProductPath, FusedTop2OverTiesAndSpecialValues) {
   }
 }
 
-// The tuned call takes the outer-product path by itself where its rule holds (k = 3, ldc odd, 2049^2
-// results), and no other path once C takes 16-byte accesses; the result is the product either way.
-TEST(OuterProductPath, TakenByTheTunedCallOnlyForAnOutputWithoutVectorAccess) {
+// The tuned call takes the outer-product path by itself where its rule holds (k = 3: ldc odd and
+// 2049^2 results; 16-byte C, 2900^2 results), and not for 2049^2 results once C takes 16-byte
+// accesses; the result is the product either way.
+TEST(OuterProductPath, TakenByTheTunedCallWhereItsRuleHolds) {
   GPUPRIMS_REQUIRE_GPU();
-  for (const int pad_c : {0, 3}) {  // ldc 2049, then 2052
-    const t::GemmLayout l = t::make_layout(2049, 2049, 3, 0, 0, pad_c);
+  for (const auto [side, pad_c] :
+       {std::pair{2049, 0}, std::pair{2049, 3}, std::pair{2900, 0}}) {  // ldc 2049, 2052, 2900
+    const t::GemmLayout l = t::make_layout(side, side, 3, 0, 0, pad_c);
     SCOPED_TRACE(l.describe());
-    auto rng = t::make_rng(5300 + pad_c);
+    auto rng = t::make_rng(5300 + side + pad_c);
     const t::GemmInputs in = t::make_inputs(l, rng);
     const t::ProductReference ref = t::reference_product(l.m, l.n, l.k, in.A.data(), l.lda, in.B.data(), l.ldb);
     t::GuardedOperands ops(l, in);
