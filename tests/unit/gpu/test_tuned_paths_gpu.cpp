@@ -451,7 +451,7 @@ TEST(OuterProductPath, FusedTop2OverTiesAndSpecialValues) {
 // accesses; the result is the product either way.
 TEST(OuterProductPath, TakenByTheTunedCallWhereItsRuleHolds) {
   GPUPRIMS_REQUIRE_GPU();
-  for (const auto [side, pad_c] :
+  for (const auto& [side, pad_c] :
        {std::pair{2049, 0}, std::pair{2049, 3}, std::pair{2900, 0}}) {  // ldc 2049, 2052, 2900
     const t::GemmLayout l = t::make_layout(side, side, 3, 0, 0, pad_c);
     SCOPED_TRACE(l.describe());
