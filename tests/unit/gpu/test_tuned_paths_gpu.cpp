@@ -392,11 +392,13 @@ TEST(OuterProductPath, EveryLayoutAndEveryK) {
   EXPECT_EQ(ops.guard_damage(), "");
 }
 
-// The fused top-2 on the outer-product path, whose threads skip values above their own second entry
-// or the grid's bound, over the inputs where skipping can go wrong: minima tied many times over
-// (small integers), NaN rows beside -inf minima that tie, every entry NaN, every entry equal; alpha
-// < 0, so the order is the scaled values'. Blocks down and across, an unaligned C, every k; the three
-// fused forms against the twin.
+// The fused top-2 on the outer-product path, whose threads rank finite values as floats in the order
+// they visit them and +inf and NaN apart (top2_stream_visitor.cuh), over the inputs where that can go
+// wrong: minima tied many times over (small integers), NaN rows beside -inf minima
+// that tie, every entry NaN, every entry equal, +inf at four places among NaN (the result is two of
+// them, which no float compare ranks), zeros of both signs (equal values: the lowest positions win);
+// alpha < 0, so the order is the scaled values'. Blocks down and across, an unaligned C, every k; the
+// three fused forms against the twin.
 TEST(OuterProductPath, FusedTop2OverTiesAndSpecialValues) {
   GPUPRIMS_REQUIRE_GPU();
   const d::DeviceShape* device = nullptr;
@@ -405,7 +407,7 @@ TEST(OuterProductPath, FusedTop2OverTiesAndSpecialValues) {
   const DeviceBuffer<gpuprims::Top2> top2_buffer(1);
   ASSERT_TRUE(top2_buffer);
   const float alpha = -0.75f, inf = std::numeric_limits<float>::infinity(), nan = std::nanf("");
-  enum class Data { ties, nan_rows_and_infinities, all_nan, all_equal };
+  enum class Data { ties, nan_rows_and_infinities, all_nan, all_equal, infinities_among_nan, signed_zeros };
   for (std::int64_t k = 1; k <= d::OuterProductShape::kMaxK; ++k) {
     const t::GemmLayout l = t::make_layout(2 * rows + 3, 2 * window + 77, k, 1, 2, 3, 3, 2, 1);
     const d::GemmPlan plan = d::make_plan(d::kOuterProductPath, l.k, 1);
@@ -413,7 +415,8 @@ TEST(OuterProductPath, FusedTop2OverTiesAndSpecialValues) {
     const std::size_t ws_bytes = d::call_workspace_bytes(plan, l.m, l.n, true, device->sm_count);
     const DeviceBuffer<unsigned char> ws(ws_bytes);
     ASSERT_TRUE(ws);
-    for (const Data data : {Data::ties, Data::nan_rows_and_infinities, Data::all_nan, Data::all_equal}) {
+    for (const Data data : {Data::ties, Data::nan_rows_and_infinities, Data::all_nan, Data::all_equal,
+                            Data::infinities_among_nan, Data::signed_zeros}) {
       SCOPED_TRACE(l.describe() + " data " + std::to_string(static_cast<int>(data)));
       auto rng = t::make_rng(5400 + k);
       t::GemmInputs in = t::make_inputs(
@@ -433,6 +436,17 @@ TEST(OuterProductPath, FusedTop2OverTiesAndSpecialValues) {
         std::fill(in.A.begin(), in.A.end(), 1.0f);
         std::fill(in.B.begin(), in.B.end(), 1.0f);
       }
+      if (data == Data::infinities_among_nan) {  // +inf at rows {3, m - 2} x columns {5, n - 1}, NaN elsewhere
+        for (std::int64_t r = 0; r < l.m; ++r)
+          for (std::int64_t p = 0; p < l.k; ++p) a_at(r, p) = (r == 3 || r == l.m - 2) ? (p == 0 ? 1.0f : 0.0f) : nan;
+        for (std::int64_t c = 0; c < l.n; ++c) {
+          b_at(0, c) = c == 5 || c == l.n - 1 ? -inf : nan;  // alpha < 0: -inf * 1 * alpha is +inf
+          for (std::int64_t p = 1; p < l.k; ++p) b_at(p, c) = 1.0f;
+        }
+      }
+      if (data == Data::signed_zeros)  // every product and sum +0 or -0
+        for (std::int64_t r = 0; r < l.m; ++r)
+          for (std::int64_t p = 0; p < l.k; ++p) a_at(r, p) = (r + p) % 3 == 1 ? -0.0f : 0.0f;
       t::GuardedOperands ops(l, in);
       ASSERT_TRUE(ops.ok());
       ops.c.poison();
@@ -444,6 +458,48 @@ TEST(OuterProductPath, FusedTop2OverTiesAndSpecialValues) {
       EXPECT_EQ(ops.guard_damage(), "");
     }
   }
+}
+
+// The same on a grid of three waves or more, whose blocks merge and push at different times: three
+// rows of equal, larger-magnitude A entries (one in the first wave, one midway, one in the last block
+// row) make the minimum appear three times over, so the result's second entry ties the first and
+// must be the midway copy, not the last.
+TEST(OuterProductPath, FusedTop2OnAGridOfManyWaves) {
+  GPUPRIMS_REQUIRE_GPU();
+  const d::DeviceShape* device = nullptr;
+  ASSERT_STATUS(Status::success, d::current_device_shape(&device));
+  int blocks_per_sm = 0;
+  ASSERT_STATUS(Status::success, d::kOuterProductPath.occupancy(&blocks_per_sm));
+  const std::int64_t rows = d::OuterProductShape::kRows, window = d::OuterProductShape::kWindow;
+  const std::int64_t waves = 3, windows_per_row = 3;
+  const std::int64_t row_blocks = waves * blocks_per_sm * device->sm_count / windows_per_row + 1;
+  const t::GemmLayout l = t::make_layout(row_blocks * rows - 5, windows_per_row * window - 100, 2, 0, 0, 1);
+  SCOPED_TRACE(l.describe());
+  const d::GemmPlan plan = d::make_plan(d::kOuterProductPath, l.k, 1);
+  ASSERT_TRUE(d::plan_fits(plan, l.m, l.n, l.k));
+  const std::size_t ws_bytes = d::call_workspace_bytes(plan, l.m, l.n, true, device->sm_count);
+  const DeviceBuffer<unsigned char> ws(ws_bytes);
+  const DeviceBuffer<gpuprims::Top2> top2_buffer(1);
+  ASSERT_TRUE(ws && top2_buffer);
+  auto rng = t::make_rng(5500);
+  t::GemmInputs in = t::make_inputs(l, rng, gpuprims::testkit::Dist::uniform_pm1);
+  for (const std::int64_t r : {std::int64_t{5}, l.m / 2, l.m - 1})
+    for (std::int64_t p = 0; p < l.k; ++p) in.A[static_cast<std::size_t>(r * l.lda + p)] = 4.0f;
+  t::GuardedOperands ops(l, in);
+  ASSERT_TRUE(ops.ok());
+  ops.c.poison();
+  const float alpha = 0.5f;
+  const d::SgemmArgs plain{l.m,          l.n,   l.k,  alpha,        ops.a.data(), l.lda,
+                           ops.b.data(), l.ldb, 0.0f, ops.c.data(), l.ldc,        gpuprims::gemm::Algorithm::tuned,
+                           nullptr,      false};
+  ASSERT_STATUS(Status::success, d::sgemm_run(plain, &plan, ws.get(), ws_bytes, nullptr));
+  // The data does what the test needs: the twin's pair is the first two copies, at one column.
+  const gpuprims::Top2 twin = t::run_reduce_top2(ops.c.download(), l.m, l.n, l.ldc, l.off_c).top2;
+  EXPECT_EQ(twin.first.row, 5);
+  EXPECT_EQ(twin.second.row, l.m / 2);
+  EXPECT_EQ(twin.first.col, twin.second.col);
+  expect_fused_forms_match_twin(plan, l, ops, alpha, top2_buffer.get(), ws.get(), ws_bytes);
+  EXPECT_EQ(ops.guard_damage(), "");
 }
 
 // The tuned call takes the outer-product path by itself where its rule holds (k = 3: ldc odd and

@@ -8,7 +8,8 @@
 // row's 128-byte lines: every warp store is one whole line, whatever ldc is. B's columns of the window
 // and A's rows are staged in shared memory first (k floats each, zeros past k); each result is then
 // one float4 read of each, at most 4 FMAs in k order, and the shared epilogue (any visitor; the
-// packed top-2's blocks merge their pairs and push once each, epilogue_in_one_wave in plan.hpp).
+// packed top-2 in its streaming form, top2_stream_visitor.cuh, whose blocks merge their pairs and
+// push once each, epilogue_in_one_wave in plan.hpp).
 #include <cstdint>
 
 #include <gpuprims/device/dependent_launch.cuh>
@@ -127,7 +128,8 @@ inline Status launch_outer_product(const GemmCall& c) {
   if (c.splits != 1 || c.op.k < 1 || c.op.k > OuterProductShape::kMaxK || blocks <= 0 || blocks > INT_MAX)
     return Status::unsupported;
   with_visitor(c.epilogue, [&](auto visitor) {
-    using V = typename decltype(visitor)::type;
+    // A thread visits its results one at a time in row-major order: the packed top-2 streams.
+    using V = typename StreamingForm<typename decltype(visitor)::type>::type;
     outer_product_kernel<V>
         <<<static_cast<unsigned>(blocks), OuterProductShape::kThreads, 0, c.stream>>>(c.op, epilogue_params<V>(c));
   });
