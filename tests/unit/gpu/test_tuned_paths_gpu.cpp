@@ -117,6 +117,75 @@ void expect_fused_forms_match_twin(const d::GemmPlan& plan, const t::GemmLayout&
   }
 }
 
+// Inputs whose fused top-2 is easy to get wrong, for alpha < 0 (the order is then the scaled
+// values'): minima tied many times over (small integers), NaN rows beside -inf minima that tie, every
+// entry NaN, every entry equal, +inf at four places among NaN (the result is two of them, which no
+// float compare ranks), zeros of both signs (equal values: the lowest positions win).
+enum class SpecialData { ties, nan_rows_and_infinities, all_nan, all_equal, infinities_among_nan, signed_zeros };
+constexpr SpecialData kSpecialData[] = {
+    SpecialData::ties,      SpecialData::nan_rows_and_infinities, SpecialData::all_nan,
+    SpecialData::all_equal, SpecialData::infinities_among_nan,    SpecialData::signed_zeros};
+
+t::GemmInputs special_inputs(const t::GemmLayout& l, SpecialData data, std::uint64_t seed) {
+  const float inf = std::numeric_limits<float>::infinity(), nan = std::nanf("");
+  auto rng = t::make_rng(seed);
+  t::GemmInputs in = t::make_inputs(
+      l, rng,
+      data == SpecialData::ties ? gpuprims::testkit::Dist::integers_small : gpuprims::testkit::Dist::uniform_pm1);
+  auto a_at = [&](std::int64_t r, std::int64_t p) -> float& { return in.A[static_cast<std::size_t>(r * l.lda + p)]; };
+  auto b_at = [&](std::int64_t p, std::int64_t c) -> float& { return in.B[static_cast<std::size_t>(p * l.ldb + c)]; };
+  switch (data) {
+    case SpecialData::ties: break;
+    case SpecialData::nan_rows_and_infinities:
+      for (std::int64_t r = 0; r < l.m; ++r) a_at(r, 0) = r % 5 == 1 ? nan : 0.5f;        // rows of NaN; a > 0
+      for (const std::int64_t c : {std::int64_t{0}, l.n / 2, l.n - 1}) b_at(0, c) = inf;  // * alpha: -inf
+      break;
+    case SpecialData::all_nan: std::fill(in.A.begin(), in.A.end(), nan); break;
+    case SpecialData::all_equal:
+      std::fill(in.A.begin(), in.A.end(), 1.0f);
+      std::fill(in.B.begin(), in.B.end(), 1.0f);
+      break;
+    case SpecialData::infinities_among_nan:  // +inf at rows {m / 3, m - 1} x columns {n / 4, n - 1}, NaN elsewhere
+      for (std::int64_t r = 0; r < l.m; ++r)
+        for (std::int64_t p = 0; p < l.k; ++p)
+          a_at(r, p) = (r == l.m / 3 || r == l.m - 1) ? (p == 0 ? 1.0f : 0.0f) : nan;
+      for (std::int64_t c = 0; c < l.n; ++c) {
+        b_at(0, c) = c == l.n / 4 || c == l.n - 1 ? -inf : nan;  // * alpha: +inf
+        for (std::int64_t p = 1; p < l.k; ++p) b_at(p, c) = 1.0f;
+      }
+      break;
+    case SpecialData::signed_zeros:  // every product and sum +0 or -0
+      for (std::int64_t r = 0; r < l.m; ++r)
+        for (std::int64_t p = 0; p < l.k; ++p) a_at(r, p) = (r + p) % 3 == 1 ? -0.0f : 0.0f;
+      break;
+  }
+  return in;
+}
+
+// The plan's plain call with alpha over a poisoned C, then its three fused forms against the twin.
+void check_fused_over_special_data(const d::GemmPlan& plan, const t::GemmLayout& l, std::uint64_t seed) {
+  const d::DeviceShape* device = nullptr;
+  ASSERT_STATUS(Status::success, d::current_device_shape(&device));
+  const std::size_t ws_bytes = d::call_workspace_bytes(plan, l.m, l.n, true, device->sm_count);
+  const DeviceBuffer<unsigned char> ws(ws_bytes);
+  const DeviceBuffer<gpuprims::Top2> top2_buffer(1);
+  ASSERT_TRUE(ws && top2_buffer);
+  const float alpha = -0.75f;
+  for (const SpecialData data : kSpecialData) {
+    SCOPED_TRACE(l.describe() + " data " + std::to_string(static_cast<int>(data)));
+    const t::GemmInputs in = special_inputs(l, data, seed);
+    t::GuardedOperands ops(l, in);
+    ASSERT_TRUE(ops.ok());
+    ops.c.poison();
+    const d::SgemmArgs plain{l.m,          l.n,   l.k,  alpha,        ops.a.data(), l.lda,
+                             ops.b.data(), l.ldb, 0.0f, ops.c.data(), l.ldc,        gpuprims::gemm::Algorithm::tuned,
+                             nullptr,      false};
+    ASSERT_STATUS(Status::success, d::sgemm_run(plain, &plan, ws.get(), ws_bytes, nullptr));
+    expect_fused_forms_match_twin(plan, l, ops, alpha, top2_buffer.get(), ws.get(), ws_bytes);
+    EXPECT_EQ(ops.guard_damage(), "");
+  }
+}
+
 // One forced plan on one layout: plain, beta = 0 over NaN, and the fused top-2 forms.
 void check_plan(const d::GemmPlan& plan, const t::GemmLayout& l, const t::GemmInputs& in,
                 const t::ProductReference& ref) {
@@ -213,6 +282,31 @@ TEST_P(TunedPaths, EveryLayoutWithOneAndSeveralKSplits) {
       SCOPED_TRACE(l.describe() + " splits " + std::to_string(plan.splits) + " of " + std::to_string(plan.k_split));
       check_plan(plan, l, in, ref);
     }
+  }
+}
+
+// The same inputs through every path, unsplit and split in 5 (then the split-K reduction ranks the
+// sums), over edge tiles and an unaligned C.
+TEST_P(TunedPaths, FusedTop2OverTiesAndSpecialValuesWithAndWithoutKSplits) {
+  GPUPRIMS_REQUIRE_GPU();
+  const d::RungEntry& path = *d::tuned_paths()[GetParam()];
+  SCOPED_TRACE(path.name);
+  std::int64_t m = path.bm + 5, n = path.bn + 3, k = 300;  // edge tiles both ways
+  switch (path.kind) {
+    case d::PathKind::few_rows: m = path.bm - 1; break;  // at most bm rows
+    case d::PathKind::few_cols: n = path.bn - 1; break;  // at most bn columns
+    case d::PathKind::outer_product: k = 3; break;       // at most k_step
+    case d::PathKind::tile: break;
+  }
+  const t::GemmLayout l = t::make_layout(m, n, k, 1, 2, 3, 3, 2, 1);
+  int last = 0;
+  for (const int splits : {1, 5}) {
+    const d::GemmPlan plan = d::make_plan(path, l.k, splits);
+    if (plan.splits == last) continue;
+    last = plan.splits;
+    ASSERT_TRUE(d::plan_fits(plan, l.m, l.n, l.k));
+    SCOPED_TRACE("splits " + std::to_string(plan.splits));
+    check_fused_over_special_data(plan, l, 5600 + static_cast<std::uint64_t>(GetParam()));
   }
 }
 
@@ -393,70 +487,16 @@ TEST(OuterProductPath, EveryLayoutAndEveryK) {
 }
 
 // The fused top-2 on the outer-product path, whose threads rank finite values as floats in the order
-// they visit them and +inf and NaN apart (top2_stream_visitor.cuh), over the inputs where that can go
-// wrong: minima tied many times over (small integers), NaN rows beside -inf minima
-// that tie, every entry NaN, every entry equal, +inf at four places among NaN (the result is two of
-// them, which no float compare ranks), zeros of both signs (equal values: the lowest positions win);
-// alpha < 0, so the order is the scaled values'. Blocks down and across, an unaligned C, every k; the
-// three fused forms against the twin.
+// they visit them and +inf and NaN apart (top2_stream_visitor.cuh), over those inputs: blocks down
+// and across, an unaligned C, every k.
 TEST(OuterProductPath, FusedTop2OverTiesAndSpecialValues) {
   GPUPRIMS_REQUIRE_GPU();
-  const d::DeviceShape* device = nullptr;
-  ASSERT_STATUS(Status::success, d::current_device_shape(&device));
   const std::int64_t rows = d::OuterProductShape::kRows, window = d::OuterProductShape::kWindow;
-  const DeviceBuffer<gpuprims::Top2> top2_buffer(1);
-  ASSERT_TRUE(top2_buffer);
-  const float alpha = -0.75f, inf = std::numeric_limits<float>::infinity(), nan = std::nanf("");
-  enum class Data { ties, nan_rows_and_infinities, all_nan, all_equal, infinities_among_nan, signed_zeros };
   for (std::int64_t k = 1; k <= d::OuterProductShape::kMaxK; ++k) {
     const t::GemmLayout l = t::make_layout(2 * rows + 3, 2 * window + 77, k, 1, 2, 3, 3, 2, 1);
     const d::GemmPlan plan = d::make_plan(d::kOuterProductPath, l.k, 1);
     ASSERT_TRUE(d::plan_fits(plan, l.m, l.n, l.k));
-    const std::size_t ws_bytes = d::call_workspace_bytes(plan, l.m, l.n, true, device->sm_count);
-    const DeviceBuffer<unsigned char> ws(ws_bytes);
-    ASSERT_TRUE(ws);
-    for (const Data data : {Data::ties, Data::nan_rows_and_infinities, Data::all_nan, Data::all_equal,
-                            Data::infinities_among_nan, Data::signed_zeros}) {
-      SCOPED_TRACE(l.describe() + " data " + std::to_string(static_cast<int>(data)));
-      auto rng = t::make_rng(5400 + k);
-      t::GemmInputs in = t::make_inputs(
-          l, rng, data == Data::ties ? gpuprims::testkit::Dist::integers_small : gpuprims::testkit::Dist::uniform_pm1);
-      auto a_at = [&](std::int64_t r, std::int64_t p) -> float& {
-        return in.A[static_cast<std::size_t>(r * l.lda + p)];
-      };
-      auto b_at = [&](std::int64_t p, std::int64_t c) -> float& {
-        return in.B[static_cast<std::size_t>(p * l.ldb + c)];
-      };
-      if (data == Data::nan_rows_and_infinities) {
-        for (std::int64_t r = 0; r < l.m; ++r) a_at(r, 0) = r % 5 == 1 ? nan : 0.5f;         // rows of NaN; a > 0
-        for (const std::int64_t c : {std::int64_t{7}, l.n - 40, l.n - 1}) b_at(0, c) = inf;  // -inf * 0.75
-      }
-      if (data == Data::all_nan) std::fill(in.A.begin(), in.A.end(), nan);
-      if (data == Data::all_equal) {
-        std::fill(in.A.begin(), in.A.end(), 1.0f);
-        std::fill(in.B.begin(), in.B.end(), 1.0f);
-      }
-      if (data == Data::infinities_among_nan) {  // +inf at rows {3, m - 2} x columns {5, n - 1}, NaN elsewhere
-        for (std::int64_t r = 0; r < l.m; ++r)
-          for (std::int64_t p = 0; p < l.k; ++p) a_at(r, p) = (r == 3 || r == l.m - 2) ? (p == 0 ? 1.0f : 0.0f) : nan;
-        for (std::int64_t c = 0; c < l.n; ++c) {
-          b_at(0, c) = c == 5 || c == l.n - 1 ? -inf : nan;  // alpha < 0: -inf * 1 * alpha is +inf
-          for (std::int64_t p = 1; p < l.k; ++p) b_at(p, c) = 1.0f;
-        }
-      }
-      if (data == Data::signed_zeros)  // every product and sum +0 or -0
-        for (std::int64_t r = 0; r < l.m; ++r)
-          for (std::int64_t p = 0; p < l.k; ++p) a_at(r, p) = (r + p) % 3 == 1 ? -0.0f : 0.0f;
-      t::GuardedOperands ops(l, in);
-      ASSERT_TRUE(ops.ok());
-      ops.c.poison();
-      const d::SgemmArgs plain{l.m,          l.n,   l.k,  alpha,        ops.a.data(), l.lda,
-                               ops.b.data(), l.ldb, 0.0f, ops.c.data(), l.ldc,        gpuprims::gemm::Algorithm::tuned,
-                               nullptr,      false};
-      ASSERT_STATUS(Status::success, d::sgemm_run(plain, &plan, ws.get(), ws_bytes, nullptr));
-      expect_fused_forms_match_twin(plan, l, ops, alpha, top2_buffer.get(), ws.get(), ws_bytes);
-      EXPECT_EQ(ops.guard_damage(), "");
-    }
+    check_fused_over_special_data(plan, l, 5400 + static_cast<std::uint64_t>(k));
   }
 }
 
