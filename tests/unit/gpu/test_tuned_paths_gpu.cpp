@@ -93,10 +93,12 @@ std::vector<t::GemmLayout> layouts_for(const d::RungEntry& p) {
 // stored, 64-bit-index merge, C not stored), each equal to the unfused twin over the C in ops.c, which
 // the plan's plain call with the same alpha stored just before. Each call finds a poisoned result and
 // a zeroed workspace: it must write the one and set up its own part of the other (zero words would
-// rank before any result).
+// rank before any result). twin_out, when given, receives the twin's pair.
 void expect_fused_forms_match_twin(const d::GemmPlan& plan, const t::GemmLayout& l, t::GuardedOperands& ops,
-                                   float alpha, gpuprims::Top2* d_top2, void* ws, std::size_t ws_bytes) {
+                                   float alpha, gpuprims::Top2* d_top2, void* ws, std::size_t ws_bytes,
+                                   gpuprims::Top2* twin_out = nullptr) {
   const t::Top2Run twin = t::run_reduce_top2(ops.c.download(), l.m, l.n, l.ldc, l.off_c);
+  if (twin_out != nullptr) *twin_out = twin.top2;
   d::SgemmArgs fused{l.m,          l.n,   l.k,  alpha,        ops.a.data(), l.lda,
                      ops.b.data(), l.ldb, 0.0f, ops.c.data(), l.ldc,        gpuprims::gemm::Algorithm::tuned,
                      d_top2,       true};
@@ -162,27 +164,32 @@ t::GemmInputs special_inputs(const t::GemmLayout& l, SpecialData data, std::uint
   return in;
 }
 
-// The plan's plain call with alpha over a poisoned C, then its three fused forms against the twin.
-void check_fused_over_special_data(const d::GemmPlan& plan, const t::GemmLayout& l, std::uint64_t seed) {
+// The plan's plain call with alpha over a poisoned C, then its three fused forms against the twin
+// (whose pair goes to twin_out when given).
+void check_plain_then_fused_forms(const d::GemmPlan& plan, const t::GemmLayout& l, const t::GemmInputs& in, float alpha,
+                                  gpuprims::Top2* twin_out = nullptr) {
   const d::DeviceShape* device = nullptr;
   ASSERT_STATUS(Status::success, d::current_device_shape(&device));
   const std::size_t ws_bytes = d::call_workspace_bytes(plan, l.m, l.n, true, device->sm_count);
   const DeviceBuffer<unsigned char> ws(ws_bytes);
   const DeviceBuffer<gpuprims::Top2> top2_buffer(1);
   ASSERT_TRUE(ws && top2_buffer);
-  const float alpha = -0.75f;
+  t::GuardedOperands ops(l, in);
+  ASSERT_TRUE(ops.ok());
+  ops.c.poison();
+  const d::SgemmArgs plain{l.m,          l.n,   l.k,  alpha,        ops.a.data(), l.lda,
+                           ops.b.data(), l.ldb, 0.0f, ops.c.data(), l.ldc,        gpuprims::gemm::Algorithm::tuned,
+                           nullptr,      false};
+  ASSERT_STATUS(Status::success, d::sgemm_run(plain, &plan, ws.get(), ws_bytes, nullptr));
+  expect_fused_forms_match_twin(plan, l, ops, alpha, top2_buffer.get(), ws.get(), ws_bytes, twin_out);
+  EXPECT_EQ(ops.guard_damage(), "");
+}
+
+// check_plain_then_fused_forms over every kind of special_inputs, with alpha < 0.
+void check_fused_over_special_data(const d::GemmPlan& plan, const t::GemmLayout& l, std::uint64_t seed) {
   for (const SpecialData data : kSpecialData) {
     SCOPED_TRACE(l.describe() + " data " + std::to_string(static_cast<int>(data)));
-    const t::GemmInputs in = special_inputs(l, data, seed);
-    t::GuardedOperands ops(l, in);
-    ASSERT_TRUE(ops.ok());
-    ops.c.poison();
-    const d::SgemmArgs plain{l.m,          l.n,   l.k,  alpha,        ops.a.data(), l.lda,
-                             ops.b.data(), l.ldb, 0.0f, ops.c.data(), l.ldc,        gpuprims::gemm::Algorithm::tuned,
-                             nullptr,      false};
-    ASSERT_STATUS(Status::success, d::sgemm_run(plain, &plan, ws.get(), ws_bytes, nullptr));
-    expect_fused_forms_match_twin(plan, l, ops, alpha, top2_buffer.get(), ws.get(), ws_bytes);
-    EXPECT_EQ(ops.guard_damage(), "");
+    check_plain_then_fused_forms(plan, l, special_inputs(l, data, seed), -0.75f);
   }
 }
 
@@ -517,29 +524,16 @@ TEST(OuterProductPath, FusedTop2OnAGridOfManyWaves) {
   SCOPED_TRACE(l.describe());
   const d::GemmPlan plan = d::make_plan(d::kOuterProductPath, l.k, 1);
   ASSERT_TRUE(d::plan_fits(plan, l.m, l.n, l.k));
-  const std::size_t ws_bytes = d::call_workspace_bytes(plan, l.m, l.n, true, device->sm_count);
-  const DeviceBuffer<unsigned char> ws(ws_bytes);
-  const DeviceBuffer<gpuprims::Top2> top2_buffer(1);
-  ASSERT_TRUE(ws && top2_buffer);
   auto rng = t::make_rng(5500);
   t::GemmInputs in = t::make_inputs(l, rng, gpuprims::testkit::Dist::uniform_pm1);
   for (const std::int64_t r : {std::int64_t{5}, l.m / 2, l.m - 1})
     for (std::int64_t p = 0; p < l.k; ++p) in.A[static_cast<std::size_t>(r * l.lda + p)] = 4.0f;
-  t::GuardedOperands ops(l, in);
-  ASSERT_TRUE(ops.ok());
-  ops.c.poison();
-  const float alpha = 0.5f;
-  const d::SgemmArgs plain{l.m,          l.n,   l.k,  alpha,        ops.a.data(), l.lda,
-                           ops.b.data(), l.ldb, 0.0f, ops.c.data(), l.ldc,        gpuprims::gemm::Algorithm::tuned,
-                           nullptr,      false};
-  ASSERT_STATUS(Status::success, d::sgemm_run(plain, &plan, ws.get(), ws_bytes, nullptr));
+  gpuprims::Top2 twin{};
+  check_plain_then_fused_forms(plan, l, in, 0.5f, &twin);
   // The data does what the test needs: the twin's pair is the first two copies, at one column.
-  const gpuprims::Top2 twin = t::run_reduce_top2(ops.c.download(), l.m, l.n, l.ldc, l.off_c).top2;
   EXPECT_EQ(twin.first.row, 5);
   EXPECT_EQ(twin.second.row, l.m / 2);
   EXPECT_EQ(twin.first.col, twin.second.col);
-  expect_fused_forms_match_twin(plan, l, ops, alpha, top2_buffer.get(), ws.get(), ws_bytes);
-  EXPECT_EQ(ops.guard_damage(), "");
 }
 
 // The tuned call takes the outer-product path by itself where its rule holds (k = 3: ldc odd and
