@@ -20,7 +20,7 @@
 //   ours_sgemm_plain / cublas_sgemm_plain   the GEMM alone
 // A 65536 x 65536 C is 16 GiB: the paths that store C run only when the device has room (else
 // "skipped"), and every allocation is checked against the free memory first.
-// --single M N K [nostore] [tf32x3] makes one fused call (for ncu).
+// --single M N K [nostore] [tf32x3] [rows | plain] [config=NAME] makes one call (for ncu; see run_single).
 // --configs adds fused_no_store@<config> and row_fused_no_store@<config> rows: the fused kernel of
 // either form forced onto each tuned configuration (unsplit).
 // --beta B (B != 0): every call of the global form's shapes, ours and the vendor's, with beta B, so each
@@ -326,28 +326,64 @@ void bench_per_row(const GemmShape& s, Timer& timer, const TimingOptions& opt, c
                 no_store_ms / plain_ms);
 }
 
-// --single M N K [nostore] [tf32x3]: one fused call, for ncu.
+// --single M N K [nostore] [tf32x3] [rows | plain] [config=NAME]: one call, for ncu. rows: the
+// per-row form; plain: sgemm alone; config=NAME: that tuned configuration forced, unsplit (so two
+// forms can be profiled on the same tile).
 int run_single(int argc, char** argv) {
   if (argc < 5) return 64;
   const std::int64_t m = std::atoll(argv[2]), n = std::atoll(argv[3]), k = std::atoll(argv[4]);
-  bool store = true;
+  bool store = true, per_row = false, plain = false;
+  const char* config = nullptr;
   auto algo = gpuprims::gemm::Algorithm::tuned;
   for (int i = 5; i < argc; ++i) {
     if (std::strcmp(argv[i], "nostore") == 0) store = false;
     if (std::strcmp(argv[i], "tf32x3") == 0) algo = gpuprims::gemm::Algorithm::tf32x3;
+    if (std::strcmp(argv[i], "rows") == 0) per_row = true;
+    if (std::strcmp(argv[i], "plain") == 0) plain = true;
+    if (std::strncmp(argv[i], "config=", 7) == 0) config = argv[i] + 7;
   }
+  if (plain && (per_row || !store)) return 64;
+  namespace d = gpuprims::detail;
+  const d::RungEntry* forced = nullptr;
+  for (const d::RungEntry& cfg : d::kTunedConfigs)
+    if (config != nullptr && std::strcmp(cfg.name, config) == 0) forced = &cfg;
+  if (config != nullptr && forced == nullptr) {
+    std::fprintf(stderr, "[bench] --single: no tuned configuration named %s\n", config);
+    return 64;
+  }
+  const d::DeviceShape* device = nullptr;
+  if (d::current_device_shape(&device) != gpuprims::Status::success) return 2;
   const auto A = device_buffer<float>(m * k, "A"), B = device_buffer<float>(k * n, "B"),
              C = device_buffer<float>(m * n, "C");
-  const auto top2 = device_buffer<gpuprims::Top2>(1, "top2");
+  const auto top2 = device_buffer<gpuprims::Top2>(per_row ? m : 1, "top2");
   BENCH_CUDA(tk::fill_uniform(A.get(), m * k, 31 + m));
   BENCH_CUDA(tk::fill_uniform(B.get(), k * n, 37 + n));
-  const std::size_t bytes = gpuprims::gemm::top2_workspace_bytes(m, n, k, algo);
+  std::size_t bytes = per_row ? gpuprims::gemm::row_top2_workspace_bytes(m, n, k, algo)
+                              : gpuprims::gemm::top2_workspace_bytes(m, n, k, algo);
+  const d::GemmPlan plan = forced != nullptr ? d::make_plan(*forced, k, 1) : d::GemmPlan{};
+  if (forced != nullptr)
+    bytes = std::max(bytes, d::call_workspace_bytes(plan, m, n, !plain, device->sm_count, per_row));
   const auto ws = device_buffer<unsigned char>(bytes, "workspace");
-  const gpuprims::Status st = gpuprims::gemm::sgemm_top2_argmin(
-      m, n, k, 1.0f, A.get(), k, B.get(), n, 0.0f, store ? C.get() : nullptr, n, top2.get(), ws.get(), bytes, algo);
+  d::SgemmArgs a{
+      m,     n, k, 1.0f, A.get(), k, B.get(), n, 0.0f, store ? C.get() : nullptr, n, algo, plain ? nullptr : top2.get(),
+      !plain};
+  a.per_row = per_row;
+  namespace g = gpuprims::gemm;
+  float* c_out = store ? C.get() : nullptr;
+  const gpuprims::Status st = forced != nullptr ? d::sgemm_run(a, &plan, ws.get(), bytes, nullptr)
+                              : plain           ? g::sgemm(m, n, k, 1.0f, A.get(), k, B.get(), n, 0.0f, c_out, n, algo)
+                              : per_row ? g::sgemm_row_top2_argmin(m, n, k, 1.0f, A.get(), k, B.get(), n, 0.0f, c_out,
+                                                                   n, top2.get(), ws.get(), bytes, algo)
+                                        : g::sgemm_top2_argmin(m, n, k, 1.0f, A.get(), k, B.get(), n, 0.0f, c_out, n,
+                                                               top2.get(), ws.get(), bytes, algo);
   BENCH_CUDA(cudaDeviceSynchronize());
-  std::printf("sgemm_top2_argmin %lldx%lldx%lld%s: %s\n", static_cast<long long>(m), static_cast<long long>(n),
-              static_cast<long long>(k), store ? "" : " (C not stored)", gpuprims::to_string(st));
+  std::printf("%s %lldx%lldx%lld%s%s: %s\n",
+              plain     ? "sgemm"
+              : per_row ? "sgemm_row_top2_argmin"
+                        : "sgemm_top2_argmin",
+              static_cast<long long>(m), static_cast<long long>(n), static_cast<long long>(k),
+              store ? "" : " (C not stored)", config != nullptr ? (std::string(" on ") + config).c_str() : "",
+              gpuprims::to_string(st));
   return st == gpuprims::Status::success ? 0 : 1;
 }
 

@@ -2,8 +2,10 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <sstream>
 
 namespace gpuprims::test {
@@ -27,6 +29,41 @@ GemmLayout make_layout(std::int64_t m, std::int64_t n, std::int64_t k, int pad_a
                off_b,
                off_c};
   return l;
+}
+
+GemmInputs special_inputs(const GemmLayout& l, SpecialData data, std::uint64_t seed) {
+  const float inf = std::numeric_limits<float>::infinity(), nan = std::nanf("");
+  auto rng = make_rng(seed);
+  GemmInputs in =
+      make_inputs(l, rng, data == SpecialData::ties ? testkit::Dist::integers_small : testkit::Dist::uniform_pm1);
+  auto a_at = [&](std::int64_t r, std::int64_t p) -> float& { return in.A[static_cast<std::size_t>(r * l.lda + p)]; };
+  auto b_at = [&](std::int64_t p, std::int64_t c) -> float& { return in.B[static_cast<std::size_t>(p * l.ldb + c)]; };
+  switch (data) {
+    case SpecialData::ties: break;
+    case SpecialData::nan_rows_and_infinities:
+      for (std::int64_t r = 0; r < l.m; ++r) a_at(r, 0) = r % 5 == 1 ? nan : 0.5f;        // rows of NaN; a > 0
+      for (const std::int64_t c : {std::int64_t{0}, l.n / 2, l.n - 1}) b_at(0, c) = inf;  // * alpha: -inf
+      break;
+    case SpecialData::all_nan: std::fill(in.A.begin(), in.A.end(), nan); break;
+    case SpecialData::all_equal:
+      std::fill(in.A.begin(), in.A.end(), 1.0f);
+      std::fill(in.B.begin(), in.B.end(), 1.0f);
+      break;
+    case SpecialData::infinities_among_nan:  // +inf at rows {m / 3, m - 1} x columns {n / 4, n - 1}, NaN elsewhere
+      for (std::int64_t r = 0; r < l.m; ++r)
+        for (std::int64_t p = 0; p < l.k; ++p)
+          a_at(r, p) = (r == l.m / 3 || r == l.m - 1) ? (p == 0 ? 1.0f : 0.0f) : nan;
+      for (std::int64_t c = 0; c < l.n; ++c) {
+        b_at(0, c) = c == l.n / 4 || c == l.n - 1 ? -inf : nan;  // * alpha: +inf
+        for (std::int64_t p = 1; p < l.k; ++p) b_at(p, c) = 1.0f;
+      }
+      break;
+    case SpecialData::signed_zeros:  // every product and sum +0 or -0
+      for (std::int64_t r = 0; r < l.m; ++r)
+        for (std::int64_t p = 0; p < l.k; ++p) a_at(r, p) = (r + p) % 3 == 1 ? -0.0f : 0.0f;
+      break;
+  }
+  return in;
 }
 
 GemmInputs make_inputs(const GemmLayout& l, std::mt19937_64& rng, testkit::Dist dist) {

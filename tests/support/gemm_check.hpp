@@ -32,6 +32,18 @@ struct GemmInputs {
 };
 GemmInputs make_inputs(const GemmLayout& l, std::mt19937_64& rng, testkit::Dist dist = testkit::Dist::uniform_pm1);
 
+//! Inputs whose fused top-2 (global or per row) is easy to get wrong, for alpha < 0 (the order is
+//! then the scaled values'): minima tied many times over (small integers), NaN rows beside -inf
+//! minima that tie, every entry NaN, every entry equal, +inf at four places among NaN (the result is
+//! two of them, which no float compare ranks), zeros of both signs (equal values: the lowest
+//! positions win).
+enum class SpecialData { ties, nan_rows_and_infinities, all_nan, all_equal, infinities_among_nan, signed_zeros };
+constexpr SpecialData kSpecialData[] = {
+    SpecialData::ties,      SpecialData::nan_rows_and_infinities, SpecialData::all_nan,
+    SpecialData::all_equal, SpecialData::infinities_among_nan,    SpecialData::signed_zeros};
+//! Random inputs of the layout (from seed) made into `data`.
+GemmInputs special_inputs(const GemmLayout& l, SpecialData data, std::uint64_t seed);
+
 //! A, B and C of one layout in guarded device memory (GuardedArray: each at its layout offset, guard
 //! bands around), A and B uploaded from `in` when all three were allocated; C is left to the test
 //! (upload or poison it).

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <limits>
 #include <string>
@@ -18,6 +19,7 @@
 
 #include "common/src/device_buffer.hpp"
 #include "gemm/src/gemm_internal.hpp"
+#include "support/gemm_check.hpp"
 #include "support/gpu.hpp"
 #include "support/guarded_array.hpp"
 #include "support/top2_check.hpp"
@@ -197,21 +199,24 @@ TEST(RowTop2Fused, SplitKRanksAfterTheReduction) {
   }
 }
 
-// A forced plan's per-row top-2 (alpha 0.5, beta 0), C stored and then not: equal to the unfused
-// twin over the stored C, and the same rows without C. a and b hold the inputs; ws and out are the
-// call's workspace (ws_bytes) and its m results.
+// A forced plan's per-row top-2 with alpha and beta 0, C stored and then not: equal to the unfused
+// twin over the stored C, and the same rows without C. With c_in (beta != 0) C starts from it and is
+// stored only. a and b hold the inputs; ws and out are the call's workspace (ws_bytes) and its m
+// results.
 void expect_forced_plan_matches_twin(const d::GemmPlan& plan, const t::GemmLayout& l, t::GuardedArray& a,
-                                     t::GuardedArray& b, t::GuardedArray& c, void* ws, std::size_t ws_bytes,
-                                     Top2* out) {
+                                     t::GuardedArray& b, t::GuardedArray& c, void* ws, std::size_t ws_bytes, Top2* out,
+                                     float alpha = 0.5f, float beta = 0.0f, const std::vector<float>* c_in = nullptr) {
   std::vector<Top2> stored(static_cast<std::size_t>(l.m)), bare(stored.size());
   for (bool store : {true, false}) {
-    c.poison();
+    if (!store && beta != 0.0f) break;  // C must exist when beta != 0
+    if (beta != 0.0f) c.upload(*c_in);
+    else c.poison();
     CUDA_OK(cudaMemset(out, 0x7F, stored.size() * sizeof(Top2)));
     d::SgemmArgs args{l.m,      l.n,
-                      l.k,      0.5f,
+                      l.k,      alpha,
                       a.data(), l.lda,
                       b.data(), l.ldb,
-                      0.0f,     store ? c.data() : nullptr,
+                      beta,     store ? c.data() : nullptr,
                       l.ldc,    Algorithm::tuned,
                       out,      true};
     args.per_row = true;
@@ -224,7 +229,9 @@ void expect_forced_plan_matches_twin(const d::GemmPlan& plan, const t::GemmLayou
       EXPECT_EQ(t::row_top2_bytes_diff(stored, t::reference_row_top2(got_c.data(), l.m, l.n, l.ldc)), "");
     }
   }
-  EXPECT_EQ(t::row_top2_bytes_diff(bare, stored), "") << "C not stored";
+  if (beta == 0.0f) {
+    EXPECT_EQ(t::row_top2_bytes_diff(bare, stored), "") << "C not stored";
+  }
 }
 
 // Every tuned path forced, with one k range and several: the twin rule on each.
@@ -284,6 +291,42 @@ TEST(RowTop2Fused, LaterTilesOfARowMeetItsSecondWordSet) {
     SCOPED_TRACE(l.describe());
     expect_forced_plan_matches_twin(plan, l, ops.a, ops.b, ops.c, ws.get(), ws_bytes, out.get());
     EXPECT_EQ(ops.guard_damage(), "");
+    ++tested;
+  }
+  EXPECT_GT(tested, 0);
+}
+
+// Interior tiles rank a thread's run of each row as floats and pack only its two winners
+// (RowTop2Visitor::take_row), falling back to the exact ranking where floats cannot tell entries
+// apart. Each tile configuration forced on a shape with interior tiles (16-byte C), over the inputs
+// of t::SpecialData (ties within and across runs, NaN rows, -inf, all NaN, all equal, +inf among
+// NaN, signed zeros), alpha < 0: the twin rule with beta 0 (C stored and not) and with beta != 0 (C
+// read ahead: the kernels for beta != 0 take their own interior form).
+TEST(RowTop2Fused, InteriorTilesOverTiesAndSpecialValues) {
+  GPUPRIMS_REQUIRE_GPU();
+  const d::DeviceShape* device = nullptr;
+  ASSERT_STATUS(Status::success, d::current_device_shape(&device));
+  int tested = 0;
+  for (const d::RungEntry* path : d::tuned_paths()) {
+    if (path->kind != d::PathKind::tile) continue;
+    SCOPED_TRACE(path->name);
+    // Two tile rows and columns and a tail of each; ldc = n + 1, a multiple of 4.
+    const t::GemmLayout l = t::make_layout(2 * path->bm + 3, 2 * path->bn + 3, 6, 0, 0, 1);
+    ASSERT_EQ(l.ldc % 4, 0);
+    const d::GemmPlan plan = d::make_plan(*path, l.k, 1);
+    const std::size_t ws_bytes = d::call_workspace_bytes(plan, l.m, l.n, true, device->sm_count, true);
+    const d::DeviceBuffer<unsigned char> ws(ws_bytes);
+    const d::DeviceBuffer<Top2> out(static_cast<std::size_t>(l.m));
+    ASSERT_TRUE(ws && out);
+    for (const t::SpecialData data : t::kSpecialData) {
+      const t::GemmInputs in = t::special_inputs(l, data, 1500 + static_cast<std::uint64_t>(data));
+      t::GuardedOperands ops(l, in);
+      ASSERT_TRUE(ops.ok());
+      SCOPED_TRACE(l.describe() + " data " + std::to_string(static_cast<int>(data)));
+      expect_forced_plan_matches_twin(plan, l, ops.a, ops.b, ops.c, ws.get(), ws_bytes, out.get(), -0.75f);
+      expect_forced_plan_matches_twin(plan, l, ops.a, ops.b, ops.c, ws.get(), ws_bytes, out.get(), -0.75f, 0.5f, &in.C);
+      EXPECT_EQ(ops.guard_damage(), "");
+    }
     ++tested;
   }
   EXPECT_GT(tested, 0);

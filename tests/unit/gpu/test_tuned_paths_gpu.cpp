@@ -119,51 +119,6 @@ void expect_fused_forms_match_twin(const d::GemmPlan& plan, const t::GemmLayout&
   }
 }
 
-// Inputs whose fused top-2 is easy to get wrong, for alpha < 0 (the order is then the scaled
-// values'): minima tied many times over (small integers), NaN rows beside -inf minima that tie, every
-// entry NaN, every entry equal, +inf at four places among NaN (the result is two of them, which no
-// float compare ranks), zeros of both signs (equal values: the lowest positions win).
-enum class SpecialData { ties, nan_rows_and_infinities, all_nan, all_equal, infinities_among_nan, signed_zeros };
-constexpr SpecialData kSpecialData[] = {
-    SpecialData::ties,      SpecialData::nan_rows_and_infinities, SpecialData::all_nan,
-    SpecialData::all_equal, SpecialData::infinities_among_nan,    SpecialData::signed_zeros};
-
-t::GemmInputs special_inputs(const t::GemmLayout& l, SpecialData data, std::uint64_t seed) {
-  const float inf = std::numeric_limits<float>::infinity(), nan = std::nanf("");
-  auto rng = t::make_rng(seed);
-  t::GemmInputs in = t::make_inputs(
-      l, rng,
-      data == SpecialData::ties ? gpuprims::testkit::Dist::integers_small : gpuprims::testkit::Dist::uniform_pm1);
-  auto a_at = [&](std::int64_t r, std::int64_t p) -> float& { return in.A[static_cast<std::size_t>(r * l.lda + p)]; };
-  auto b_at = [&](std::int64_t p, std::int64_t c) -> float& { return in.B[static_cast<std::size_t>(p * l.ldb + c)]; };
-  switch (data) {
-    case SpecialData::ties: break;
-    case SpecialData::nan_rows_and_infinities:
-      for (std::int64_t r = 0; r < l.m; ++r) a_at(r, 0) = r % 5 == 1 ? nan : 0.5f;        // rows of NaN; a > 0
-      for (const std::int64_t c : {std::int64_t{0}, l.n / 2, l.n - 1}) b_at(0, c) = inf;  // * alpha: -inf
-      break;
-    case SpecialData::all_nan: std::fill(in.A.begin(), in.A.end(), nan); break;
-    case SpecialData::all_equal:
-      std::fill(in.A.begin(), in.A.end(), 1.0f);
-      std::fill(in.B.begin(), in.B.end(), 1.0f);
-      break;
-    case SpecialData::infinities_among_nan:  // +inf at rows {m / 3, m - 1} x columns {n / 4, n - 1}, NaN elsewhere
-      for (std::int64_t r = 0; r < l.m; ++r)
-        for (std::int64_t p = 0; p < l.k; ++p)
-          a_at(r, p) = (r == l.m / 3 || r == l.m - 1) ? (p == 0 ? 1.0f : 0.0f) : nan;
-      for (std::int64_t c = 0; c < l.n; ++c) {
-        b_at(0, c) = c == l.n / 4 || c == l.n - 1 ? -inf : nan;  // * alpha: +inf
-        for (std::int64_t p = 1; p < l.k; ++p) b_at(p, c) = 1.0f;
-      }
-      break;
-    case SpecialData::signed_zeros:  // every product and sum +0 or -0
-      for (std::int64_t r = 0; r < l.m; ++r)
-        for (std::int64_t p = 0; p < l.k; ++p) a_at(r, p) = (r + p) % 3 == 1 ? -0.0f : 0.0f;
-      break;
-  }
-  return in;
-}
-
 // The plan's plain call with alpha over a poisoned C, then its three fused forms against the twin
 // (whose pair goes to twin_out when given).
 void check_plain_then_fused_forms(const d::GemmPlan& plan, const t::GemmLayout& l, const t::GemmInputs& in, float alpha,
@@ -187,9 +142,9 @@ void check_plain_then_fused_forms(const d::GemmPlan& plan, const t::GemmLayout& 
 
 // check_plain_then_fused_forms over every kind of special_inputs, with alpha < 0.
 void check_fused_over_special_data(const d::GemmPlan& plan, const t::GemmLayout& l, std::uint64_t seed) {
-  for (const SpecialData data : kSpecialData) {
+  for (const t::SpecialData data : t::kSpecialData) {
     SCOPED_TRACE(l.describe() + " data " + std::to_string(static_cast<int>(data)));
-    check_plain_then_fused_forms(plan, l, special_inputs(l, data, seed), -0.75f);
+    check_plain_then_fused_forms(plan, l, t::special_inputs(l, data, seed), -0.75f);
   }
 }
 

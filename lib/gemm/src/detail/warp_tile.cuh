@@ -354,13 +354,36 @@ struct TileVote {
   }
 };
 
+// An interior tile's values through a visitor that ranks a thread's run of a row at once
+// (Visitor::kRanksRowRuns: the per-row top-2): add(r, j, v) takes the float4 at registers j..j+3 of
+// the thread's run of row r, already stored where C is; for_each_vec4 (and its read-ahead form) hand
+// over a row's kSubN float4s in turn, so the last one passes the row's TN values to take_row, with
+// their columns in increasing order (see WarpTilePosition).
+template <class Cfg>
+struct TileRowRun {
+  float values[Cfg::TN];
+
+  template <class Visitor>
+  __device__ __forceinline__ void add(Epilogue<Visitor>& epi, const WarpTilePosition<Cfg>& pos, std::int64_t col0,
+                                      std::int64_t r, int j, float4 v) {
+    values[j] = v.x;
+    values[j + 1] = v.y;
+    values[j + 2] = v.z;
+    values[j + 3] = v.w;
+    if (j + 4 == Cfg::TN)
+      epi.visitor().template take_row<Cfg::TN>(
+          r, values, [&](int s) { return col0 + pos.wn + (s / 4) * 32 + pos.tc * 4 + s % 4; });
+  }
+};
+
 // Blocks whose tile lies inside C take the unchecked form (see Epilogue::interior), in the form the
 // call's store/beta choices fix (Epilogue::with_interior_form); the branches sit outside the loops so
 // each form's code is one contiguous run and an interior block fetches only its own.
 // For a visitor that filters by vote (Visitor::kVotesPerTile: the packed top-2) an interior tile
 // computes (and stores) every value first and votes once for the whole tile: one predicate
 // instruction per result, and warps without a candidate - all but the first few once the grid's bound
-// is tight - skip the visit entirely.
+// is tight - skip the visit entirely. A visitor that ranks by row (Visitor::kRanksRowRuns: the
+// per-row top-2) takes each of the thread's row runs at once (TileRowRun).
 // A kernel compiled for a C without 16-byte accesses (kStagedC) takes the staged form, with `stage` its
 // shared memory; the others (and rung 8, whatever C) the per-thread forms below. A compile-time
 // choice: the staged form in the same kernel as the vector forms cost the vector kernels 3-10% on an
@@ -389,6 +412,12 @@ __device__ __forceinline__ void warp_tile_epilogue(Epilogue<Visitor>& epi, const
         vote.add(i, j, epi.value4(r, c, a, old));
       });
       vote.take(epi, pos, row0, col0);
+    } else if constexpr (Visitor::kRanksRowRuns) {
+      TileRowRun<Cfg> run;
+      for_each_vec4_read_ahead<Cfg>(acc, pos, row0, col0, read4,
+                                    [&](std::int64_t r, std::int64_t c, float4 a, float4 old, int, int j) {
+        run.add(epi, pos, col0, r, j, epi.value4(r, c, a, old));
+      });
     } else {
       for_each_vec4_read_ahead<Cfg>(
           acc, pos, row0, col0, read4,
@@ -403,6 +432,13 @@ __device__ __forceinline__ void warp_tile_epilogue(Epilogue<Visitor>& epi, const
         });
       });
       vote.take(epi, pos, row0, col0);
+    } else if constexpr (Visitor::kRanksRowRuns) {
+      TileRowRun<Cfg> run;
+      epi.with_interior_form([&](auto store, auto beta) {
+        for_each_vec4<Cfg>(acc, pos, row0, col0, [&](std::int64_t r, std::int64_t c, float4 a, int, int j) {
+          run.add(epi, pos, col0, r, j, epi.value4(r, c, a, decltype(store)::value, decltype(beta)::value));
+        });
+      });
     } else {
       epi.with_interior_form([&](auto store, auto beta) {
         for_each_vec4<Cfg>(acc, pos, row0, col0, [&](std::int64_t r, std::int64_t c, float4 v, int, int) {

@@ -8,7 +8,9 @@
 // and one lane pushes the pair into the row's slot by integer atomics. Exact and order-free.
 // A persistent kernel names each tile's row before the tile's main loop (begin_tile), so the row's
 // second word is in by the tile's visits; then four results above both it and the thread's own
-// second entry are skipped with one float compare each.
+// second entry are skipped with one float compare each. The one-tile-per-block kernels' interior
+// tiles hand over a thread's run of each row at once (take_row), ranked as floats; only its two
+// winners are packed.
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
@@ -19,6 +21,7 @@
 
 #include "common/device/top2_order.hpp"
 #include "common/device/warp_reduce.cuh"
+#include "gemm/src/epilogue/float_run_top2.cuh"
 #include "gemm/src/epilogue/visitor_args.hpp"
 
 namespace gpuprims::detail {
@@ -50,6 +53,7 @@ class RowTop2Visitor {
  public:
   using Args = RowTop2Args;
   static constexpr bool kVotesPerTile = false;
+  static constexpr bool kRanksRowRuns = true;
 
   // Per row, not per block (the interface's argument is the call's m here): two words a row.
   static std::size_t workspace_bytes(std::int64_t rows) {
@@ -88,6 +92,25 @@ class RowTop2Visitor {
     pair_.add(PackedTop2::pack(order_key(v.y), col + 1));
     pair_.add(PackedTop2::pack(order_key(v.z), col + 2));
     pair_.add(PackedTop2::pack(order_key(v.w), col + 3));
+  }
+  // A thread's run of row r in an interior tile (kRanksRowRuns): values[s] at column col(s), s in
+  // increasing column order. Ranked as floats (float_run_top2: about 5 instructions a value, where the
+  // packed insertion of visit4 took about 22; ncu at 8192^2 x 128 on 128 x 256 tiles, run GP: 3441
+  // epilogue instructions a warp against 704 for the global top-2's vote), then its two winners enter
+  // the pair; where floats cannot tell entries apart, every value does. The row's second word, read
+  // when the thread came to the row, is waited for at the row's flush, as in visit4.
+  template <int kCount, class Col>
+  __device__ __forceinline__ void take_row(std::int64_t r, const float (&values)[kCount], const Col& col) {
+    if (r != row_) switch_row(r);
+    FloatRunTop2 run;
+    if (float_run_top2<kCount>([&](int s) { return values[s]; }, &run)) {
+      pair_.add(PackedTop2::pack(order_key(run.m1), static_cast<std::uint32_t>(col(run.s1))));
+      pair_.add(PackedTop2::pack(order_key(run.m2), static_cast<std::uint32_t>(col(run.s2))));
+    } else {
+#pragma unroll
+      for (int s = 0; s < kCount; ++s)
+        pair_.add(PackedTop2::pack(order_key(values[s]), static_cast<std::uint32_t>(col(s))));
+    }
   }
   template <int kThreads>
   __device__ __forceinline__ void finish(int) {

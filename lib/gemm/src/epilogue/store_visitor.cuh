@@ -18,6 +18,9 @@
 //   may_take(least), take_run<N>(value, cell)
 //                                  kVotesPerTile visitors only: the vote on the smallest of a thread's
 //                                  values, and all N of them, value(s) at cell(s) in row-major order
+//   kRanksRowRuns                  interior tiles hand over a thread's N values of one row at once
+//   take_row<N>(r, values, col)    kRanksRowRuns visitors only: values[s] at (r, col(s)), s = 0..N-1 in
+//                                  increasing column order
 //   finish<kThreads>(tid)          every thread, once, after its last visit, the warp converged
 //   begin_tile(r), end_tile()      a persistent kernel's (tensor_core_wgmma.cuh): before a tile's main
 //                                  loop (r: the one row the thread visits in it), after its visits,
@@ -35,6 +38,7 @@ class StoreOnlyVisitor {
  public:
   struct Args {};
   static constexpr bool kVotesPerTile = false;
+  static constexpr bool kRanksRowRuns = false;
 
   static std::size_t workspace_bytes(std::int64_t) { return 0; }
   static Status begin(const EpilogueStart&, VisitorArgs*) { return Status::success; }

@@ -15,6 +15,7 @@
 
 #include "common/device/top2_atomic_merge.cuh"
 #include "common/device/top2_order.hpp"
+#include "gemm/src/epilogue/float_run_top2.cuh"
 #include "gemm/src/epilogue/output.hpp"
 #include "gemm/src/epilogue/visitor_args.hpp"
 
@@ -24,6 +25,7 @@ class Top2PackedVisitor {
  public:
   using Args = Top2AtomicMerge::Args;
   static constexpr bool kVotesPerTile = true;
+  static constexpr bool kRanksRowRuns = false;
 
   static std::size_t workspace_bytes(std::int64_t) { return Top2AtomicMerge::workspace_bytes(); }
   // With a kernel before the epilogue's, that kernel sets the three words instead of a memset (one
@@ -78,32 +80,16 @@ class Top2PackedVisitor {
   }
   // The thread's values of an interior tile that passed the vote: value(s) at cell(s) (an
   // OutputCell), s = 0..kCount-1 in increasing row-major position. Every warp of a one-wave grid gets
-  // here (no bound exists yet), so the cost is per value: ranked as floats first (min, max, min), then
-  // one pass finds the two positions (the lowest for equal values). Where the floats cannot tell the
-  // entries apart - the smallest value twice (or +0 and -0), a second entry of +inf (or none) - the
-  // exact ranking of packed words decides instead. A NaN never reaches the float pair: fmaxf(m1, NaN)
-  // gives m1 a second copy, which ends as m2 only beside a smaller m1, when the real copy is second.
+  // here (no bound exists yet), so the cost is per value: ranked as floats first (float_run_top2),
+  // and only the two winners are packed; where floats cannot tell the entries apart, every value is
+  // ranked exactly.
   template <int kCount, class Value, class Cell>
   __device__ __forceinline__ void take_run(const Value& value, const Cell& cell) {
-    const float inf = __int_as_float(0x7f800000);
-    float m1 = inf, m2 = inf;
-#pragma unroll
-    for (int s = 0; s < kCount; ++s) {
-      const float v = value(s);
-      m2 = fminf(m2, fmaxf(m1, v));
-      m1 = fminf(m1, v);
-    }
-    if (m1 < m2 && m2 < inf) {
-      int s1 = 0, s2 = 0;
-#pragma unroll
-      for (int s = kCount - 1; s >= 0; --s) {
-        const float v = value(s);
-        s1 = v == m1 ? s : s1;
-        s2 = v == m2 ? s : s2;
-      }
-      const OutputCell c1 = cell(s1), c2 = cell(s2);
-      pair_.add(PackedTop2::pack(order_key(m1), index(c1.row, c1.col)));
-      pair_.add(PackedTop2::pack(order_key(m2), index(c2.row, c2.col)));
+    FloatRunTop2 run;
+    if (float_run_top2<kCount>(value, &run)) {
+      const OutputCell c1 = cell(run.s1), c2 = cell(run.s2);
+      pair_.add(PackedTop2::pack(order_key(run.m1), index(c1.row, c1.col)));
+      pair_.add(PackedTop2::pack(order_key(run.m2), index(c2.row, c2.col)));
     } else {
 #pragma unroll
       for (int s = 0; s < kCount; ++s) {

@@ -27,6 +27,7 @@ class Top2StreamVisitor {
  public:
   using Args = Top2PackedVisitor::Args;
   static constexpr bool kVotesPerTile = false;
+  static constexpr bool kRanksRowRuns = false;
 
   // The host side and the grid's words are the packed visitor's.
   static std::size_t workspace_bytes(std::int64_t blocks) { return Top2PackedVisitor::workspace_bytes(blocks); }

@@ -17,6 +17,7 @@ class Top2WideVisitor {
  public:
   using Args = Top2LastBlockMerge::Args;
   static constexpr bool kVotesPerTile = false;
+  static constexpr bool kRanksRowRuns = false;
 
   static std::size_t workspace_bytes(std::int64_t blocks) { return Top2LastBlockMerge::workspace_bytes(blocks); }
   static Status begin(const EpilogueStart& s, VisitorArgs* args) {
