@@ -264,35 +264,59 @@ TEST(RowTop2Fused, EveryTunedPathForcedWithAndWithoutSplits) {
   }
 }
 
+// Calls f(path, device) for every tile configuration of the tuned rung, under its name; returns how
+// many it called f for.
+template <class F>
+int for_each_tile_path(F&& f) {
+  const d::DeviceShape* device = nullptr;
+  if (d::current_device_shape(&device) != Status::success) {
+    ADD_FAILURE() << "no device shape";
+    return 0;
+  }
+  int count = 0;
+  for (const d::RungEntry* path : d::tuned_paths()) {
+    if (path->kind != d::PathKind::tile) continue;
+    SCOPED_TRACE(path->name);
+    f(*path, *device);
+    ++count;
+  }
+  return count;
+}
+
+// An unsplit plan of `path` forced on layout l, with the per-row call's workspace and m results.
+struct ForcedUnsplitCall {
+  ForcedUnsplitCall(const d::RungEntry& path, const t::GemmLayout& l, const d::DeviceShape& device)
+      : plan(d::make_plan(path, l.k, 1)),
+        ws_bytes(d::call_workspace_bytes(plan, l.m, l.n, true, device.sm_count, true)),
+        ws(ws_bytes),
+        out(static_cast<std::size_t>(l.m)) {}
+  bool ok() const { return ws && out; }
+
+  d::GemmPlan plan;
+  std::size_t ws_bytes;
+  d::DeviceBuffer<unsigned char> ws;
+  d::DeviceBuffer<Top2> out;
+};
+
 // Rows with more tiles than the GPU holds at once, each tile configuration forced: later tiles of a
 // row find its second word already set by earlier ones, and their threads push nothing that does not
 // beat it (RowTop2Visitor::flush). Small integers give many ties across tiles, at that word too. The
 // twin rule, C stored and not.
 TEST(RowTop2Fused, LaterTilesOfARowMeetItsSecondWordSet) {
   GPUPRIMS_REQUIRE_GPU();
-  const d::DeviceShape* device = nullptr;
-  ASSERT_STATUS(Status::success, d::current_device_shape(&device));
-  int tested = 0;
-  for (const d::RungEntry* path : d::tuned_paths()) {
-    if (path->kind != d::PathKind::tile) continue;
-    SCOPED_TRACE(path->name);
-    const std::int64_t resident =
-        std::int64_t{device->sm_count} * std::max(1, d::resident_blocks_per_sm(*device, path));
+  const int tested = for_each_tile_path([](const d::RungEntry& path, const d::DeviceShape& device) {
+    const std::int64_t resident = std::int64_t{device.sm_count} * std::max(1, d::resident_blocks_per_sm(device, &path));
     // Three tile rows of resident + 2 tiles each: three waves or more.
-    const t::GemmLayout l = t::make_layout(2 * path->bm + 1, (resident + 1) * path->bn + 7, 24, 0, 0, 4);
-    auto rng = t::make_rng(1150 + path->bm + path->bn);
+    const t::GemmLayout l = t::make_layout(2 * path.bm + 1, (resident + 1) * path.bn + 7, 24, 0, 0, 4);
+    auto rng = t::make_rng(1150 + path.bm + path.bn);
     const t::GemmInputs in = t::make_inputs(l, rng, tk::Dist::integers_small);
     t::GuardedOperands ops(l, in);
-    const d::GemmPlan plan = d::make_plan(*path, l.k, 1);
-    const std::size_t ws_bytes = d::call_workspace_bytes(plan, l.m, l.n, true, device->sm_count, true);
-    const d::DeviceBuffer<unsigned char> ws(ws_bytes);
-    const d::DeviceBuffer<Top2> out(static_cast<std::size_t>(l.m));
-    ASSERT_TRUE(ops.ok() && ws && out);
+    ForcedUnsplitCall call(path, l, device);
+    ASSERT_TRUE(ops.ok() && call.ok());
     SCOPED_TRACE(l.describe());
-    expect_forced_plan_matches_twin(plan, l, ops.a, ops.b, ops.c, ws.get(), ws_bytes, out.get());
+    expect_forced_plan_matches_twin(call.plan, l, ops.a, ops.b, ops.c, call.ws.get(), call.ws_bytes, call.out.get());
     EXPECT_EQ(ops.guard_damage(), "");
-    ++tested;
-  }
+  });
   EXPECT_GT(tested, 0);
 }
 
@@ -304,31 +328,24 @@ TEST(RowTop2Fused, LaterTilesOfARowMeetItsSecondWordSet) {
 // read ahead: the kernels for beta != 0 take their own interior form).
 TEST(RowTop2Fused, InteriorTilesOverTiesAndSpecialValues) {
   GPUPRIMS_REQUIRE_GPU();
-  const d::DeviceShape* device = nullptr;
-  ASSERT_STATUS(Status::success, d::current_device_shape(&device));
-  int tested = 0;
-  for (const d::RungEntry* path : d::tuned_paths()) {
-    if (path->kind != d::PathKind::tile) continue;
-    SCOPED_TRACE(path->name);
+  const int tested = for_each_tile_path([](const d::RungEntry& path, const d::DeviceShape& device) {
     // Two tile rows and columns and a tail of each; ldc = n + 1, a multiple of 4.
-    const t::GemmLayout l = t::make_layout(2 * path->bm + 3, 2 * path->bn + 3, 6, 0, 0, 1);
+    const t::GemmLayout l = t::make_layout(2 * path.bm + 3, 2 * path.bn + 3, 6, 0, 0, 1);
     ASSERT_EQ(l.ldc % 4, 0);
-    const d::GemmPlan plan = d::make_plan(*path, l.k, 1);
-    const std::size_t ws_bytes = d::call_workspace_bytes(plan, l.m, l.n, true, device->sm_count, true);
-    const d::DeviceBuffer<unsigned char> ws(ws_bytes);
-    const d::DeviceBuffer<Top2> out(static_cast<std::size_t>(l.m));
-    ASSERT_TRUE(ws && out);
+    ForcedUnsplitCall call(path, l, device);
+    ASSERT_TRUE(call.ok());
     for (const t::SpecialData data : t::kSpecialData) {
       const t::GemmInputs in = t::special_inputs(l, data, 1500 + static_cast<std::uint64_t>(data));
       t::GuardedOperands ops(l, in);
       ASSERT_TRUE(ops.ok());
       SCOPED_TRACE(l.describe() + " data " + std::to_string(static_cast<int>(data)));
-      expect_forced_plan_matches_twin(plan, l, ops.a, ops.b, ops.c, ws.get(), ws_bytes, out.get(), -0.75f);
-      expect_forced_plan_matches_twin(plan, l, ops.a, ops.b, ops.c, ws.get(), ws_bytes, out.get(), -0.75f, 0.5f, &in.C);
+      expect_forced_plan_matches_twin(call.plan, l, ops.a, ops.b, ops.c, call.ws.get(), call.ws_bytes, call.out.get(),
+                                      -0.75f);
+      expect_forced_plan_matches_twin(call.plan, l, ops.a, ops.b, ops.c, call.ws.get(), call.ws_bytes, call.out.get(),
+                                      -0.75f, 0.5f, &in.C);
       EXPECT_EQ(ops.guard_damage(), "");
     }
-    ++tested;
-  }
+  });
   EXPECT_GT(tested, 0);
 }
 
