@@ -55,13 +55,17 @@ namespace tk = gpuprims::testkit;
 
 using tk::GemmShape;
 
+const GemmShape kWideIndexShape = {65536, 65536, 128};
+
 // The classic shapes, then shapes the tuned rung serves with its other paths (split-K on a small
 // output with a long k, few rows, few columns, one short side, k = 1 with an odd ldc:
-// testkit::path_exemplars), where the fused call must stay close to the plain one too.
+// testkit::path_exemplars), where the fused call must stay close to the plain one too; last an output
+// of 2^32 entries (65536^2 x 128, C 16 GiB), whose fused call takes the 64-bit-index top-2.
 std::vector<GemmShape> top2_shapes() {
   std::vector<GemmShape> s = {{4096, 4096, 4096}, {16384, 16384, 64}, {8192, 8192, 128}, {1000, 3000, 500}};
   const std::vector<GemmShape> others = tk::path_exemplars();
   s.insert(s.end(), others.begin(), others.end());
+  s.push_back(kWideIndexShape);
   return s;
 }
 const GemmShape kQuickShapes[] = {{4096, 4096, 4096}, {16384, 16384, 64}};

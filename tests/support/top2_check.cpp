@@ -13,6 +13,7 @@
 #include <gpuprims/reduce.hpp>
 
 #include "common/src/device_buffer.hpp"
+#include "gemm/src/gemm_internal.hpp"
 #include "support/guarded_array.hpp"
 
 namespace gpuprims::test {
@@ -45,7 +46,7 @@ std::string top2_diff(const Top2& got, const Top2& want) {
 }
 
 Top2Run run_sgemm_top2(const GemmLayout& l, const GemmInputs& in, gemm::Algorithm algo, float alpha, float beta,
-                       bool store_c) {
+                       bool store_c, bool wide_index) {
   Top2Run run;
   GuardedOperands ops(l, in);
   const detail::DeviceBuffer<Top2> top2(1);
@@ -57,9 +58,26 @@ Top2Run run_sgemm_top2(const GemmLayout& l, const GemmInputs& in, gemm::Algorith
   cudaMemset(d_top2, 0x7F, sizeof(Top2));  // poison the result
   if (store_c && beta != 0.0f) ops.c.upload(in.C);
   else ops.c.poison();
-  run.status = gemm::sgemm_top2_argmin(l.m, l.n, l.k, alpha, ops.a.data(), l.lda, ops.b.data(), l.ldb, beta,
-                                       store_c ? ops.c.data() : nullptr, l.ldc, d_top2, algo);
-  finish(run, d_top2);
+  float* const c = store_c ? ops.c.data() : nullptr;
+  if (wide_index) {
+    detail::SgemmArgs args{l.m,   l.n,  l.k, alpha, ops.a.data(), l.lda,  ops.b.data(),
+                           l.ldb, beta, c,   l.ldc, algo,         d_top2, true};
+    args.force_wide_index = true;
+    detail::PreparedCall prepared;
+    run.status = detail::prepare_sgemm(args, nullptr, &prepared);
+    const detail::DeviceBuffer<unsigned char> ws(prepared.workspace_bytes);
+    if (run.status == Status::success && prepared.workspace_bytes > 0 && !ws) {
+      run.cuda_error = "allocation failed";
+      return run;
+    }
+    if (run.status == Status::success)
+      run.status = detail::launch_sgemm(args, prepared, ws.get(), prepared.workspace_bytes, nullptr);
+    finish(run, d_top2);
+  } else {
+    run.status = gemm::sgemm_top2_argmin(l.m, l.n, l.k, alpha, ops.a.data(), l.lda, ops.b.data(), l.ldb, beta, c, l.ldc,
+                                         d_top2, algo);
+    finish(run, d_top2);
+  }
   run.C = ops.c.download();
   run.guard_damage = ops.guard_damage();
   return run;

@@ -17,8 +17,10 @@ struct Top2Run {
 };
 
 // sgemm_top2_argmin on the layout; with store_c false, C is passed as nullptr (beta must be 0).
+// wide_index: the same call through the internal entry point with the 64-bit-index top-2 forced (the
+// path of outputs with 2^32 entries or more), on the workspace its plan asks for.
 Top2Run run_sgemm_top2(const GemmLayout& l, const GemmInputs& in, gemm::Algorithm algo, float alpha, float beta,
-                       bool store_c = true);
+                       bool store_c = true, bool wide_index = false);
 
 // reduce::top2_argmin over a host matrix uploaded with the given offset.
 Top2Run run_reduce_top2(const std::vector<float>& x, std::int64_t rows, std::int64_t cols, std::int64_t ld,

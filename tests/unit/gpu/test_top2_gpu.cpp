@@ -1,8 +1,10 @@
 // The fused top-2 argmin epilogue on every rung, and reduce::top2_argmin: ties, equal minima, +-0,
 // +-inf, NaN rows, tiny outputs, tails, strides, offsets, beta * C deciding, C not stored, minima in
-// the last tiles to run, determinism; exact against the sorted reference on integer data, within the GEMM bound on
-// random data. Under the sanitizer (GPUPRIMS_SANITIZER=1) dimensions past 300 and vectors past 2^18 shrink
-// (sanitizer_sized_dim, sanitizer_sized_count).
+// the last tiles to run, determinism; exact against the sorted reference on integer data, within the
+// GEMM bound on random data. The tests that lean on the grid's bound (all equal, minima last, one
+// thread's ties, random data) run the 64-bit-index form too, forced on these small outputs (it serves
+// outputs of 2^32 entries or more). Under the sanitizer (GPUPRIMS_SANITIZER=1) dimensions past 300
+// and vectors past 2^18 shrink (sanitizer_sized_dim, sanitizer_sized_count).
 #include <gtest/gtest.h>
 
 #include <gpuprims/gemm.hpp>
@@ -33,6 +35,13 @@ void expect_matches_stored_c(const t::GemmLayout& l, const t::Top2Run& run) {
   const Top2 want = t::reference_top2(run.C.data(), l.m, l.n, l.ldc);
   EXPECT_EQ(t::top2_diff(run.top2, want), "");
 }
+
+// The fused top-2's two index forms: packed 32-bit indices (what these outputs take) and 64-bit ones.
+struct IndexForm {
+  const char* name;
+  bool wide;
+};
+constexpr IndexForm kIndexForms[] = {{"packed index", false}, {"64-bit index", true}};
 
 TEST(Top2Fused, IntegerDataIsExactWithTiesOnEveryRung) {
   GPUPRIMS_REQUIRE_GPU();
@@ -65,29 +74,34 @@ TEST(Top2Fused, IntegerDataIsExactWithTiesOnEveryRung) {
   }
 }
 
+// All entries equal: the two lowest row-major positions, also where many blocks (whose bound is the
+// common value from the first one to finish) hold ties.
 TEST(Top2Fused, AllEqualAndTinyOutputs) {
   GPUPRIMS_REQUIRE_GPU();
   const float inf = std::numeric_limits<float>::infinity();
+  const std::int64_t big = t::sanitizer_sized_dim(1500);
   for (Algorithm algo : kAllAlgorithms) {
-    SCOPED_TRACE(gpuprims::gemm::name(algo));
-    for (auto [m, n] : {std::pair<std::int64_t, std::int64_t>{0, 5}, {5, 0}, {1, 1}, {1, 2}, {2, 1}, {3, 70}}) {
-      const auto l = t::make_layout(m, n, 4);
-      t::GemmInputs in;
-      in.A.assign(static_cast<std::size_t>(l.m * l.lda), 1.0f);
-      in.B.assign(static_cast<std::size_t>(l.k * l.ldb), 1.0f);
-      in.C.assign(static_cast<std::size_t>(l.m * l.ldc), 1.0f);
-      const t::Top2Run run = t::run_sgemm_top2(l, in, algo, 1.0f, 0.0f);
-      ASSERT_STATUS(Status::success, run.status);
-      ASSERT_EQ(run.cuda_error, "");
-      const std::int64_t entries = m * n;
-      if (entries == 0) {
-        EXPECT_EQ(t::top2_diff(run.top2, Top2{{inf, -1, -1}, {inf, -1, -1}}), "");
-      } else if (entries == 1) {
-        EXPECT_EQ(t::top2_diff(run.top2, Top2{{4.0f, 0, 0}, {inf, -1, -1}}), "");
-      } else {
-        // All equal: the two lowest row-major positions.
-        const std::int64_t second_row = n > 1 ? 0 : 1, second_col = n > 1 ? 1 : 0;
-        EXPECT_EQ(t::top2_diff(run.top2, Top2{{4.0f, 0, 0}, {4.0f, second_row, second_col}}), "");
+    for (const IndexForm form : kIndexForms) {
+      SCOPED_TRACE(std::string(gpuprims::gemm::name(algo)) + " " + form.name);
+      for (auto [m, n] :
+           {std::pair<std::int64_t, std::int64_t>{0, 5}, {5, 0}, {1, 1}, {1, 2}, {2, 1}, {3, 70}, {big, big + 3}}) {
+        const auto l = t::make_layout(m, n, 4);
+        t::GemmInputs in;
+        in.A.assign(static_cast<std::size_t>(l.m * l.lda), 1.0f);
+        in.B.assign(static_cast<std::size_t>(l.k * l.ldb), 1.0f);
+        in.C.assign(static_cast<std::size_t>(l.m * l.ldc), 1.0f);
+        const t::Top2Run run = t::run_sgemm_top2(l, in, algo, 1.0f, 0.0f, true, form.wide);
+        ASSERT_STATUS(Status::success, run.status);
+        ASSERT_EQ(run.cuda_error, "");
+        const std::int64_t entries = m * n;
+        if (entries == 0) {
+          EXPECT_EQ(t::top2_diff(run.top2, Top2{{inf, -1, -1}, {inf, -1, -1}}), "");
+        } else if (entries == 1) {
+          EXPECT_EQ(t::top2_diff(run.top2, Top2{{4.0f, 0, 0}, {inf, -1, -1}}), "");
+        } else {
+          const std::int64_t second_row = n > 1 ? 0 : 1, second_col = n > 1 ? 1 : 0;
+          EXPECT_EQ(t::top2_diff(run.top2, Top2{{4.0f, 0, 0}, {4.0f, second_row, second_col}}), "") << m << " x " << n;
+        }
       }
     }
   }
@@ -151,7 +165,7 @@ TEST(Top2Fused, BetaTimesCDecidesTheMinimum) {
 
 // C[r][c] = -r, and one entry lower still at the last (row, col): every tile improves on the tiles
 // before it, so the grid's bound keeps falling and the answer sits in the last tiles to run, beside
-// a row of ties. The packed merge must not prune any of it away.
+// a row of ties. Neither index form's bound may prune any of it away.
 TEST(Top2Fused, MinimaInTheLastTilesWhileTheBoundFalls) {
   GPUPRIMS_REQUIRE_GPU();
   const t::GemmLayout l = t::make_layout(t::sanitizer_sized_dim(2000), t::sanitizer_sized_dim(1500), 2);
@@ -165,17 +179,20 @@ TEST(Top2Fused, MinimaInTheLastTilesWhileTheBoundFalls) {
   in.B[static_cast<std::size_t>(l.ldb + l.n - 1)] = -1.0f;
   const float last_row = -static_cast<float>(l.m - 1);
   for (Algorithm algo : kAllAlgorithms) {
-    for (bool store : {true, false}) {
-      SCOPED_TRACE(std::string(gpuprims::gemm::name(algo)) + (store ? " C stored" : " C not stored"));
-      const t::Top2Run run = t::run_sgemm_top2(l, in, algo, 1.0f, 0.0f, store);
-      ASSERT_STATUS(Status::success, run.status);
-      ASSERT_EQ(run.cuda_error, "");
-      EXPECT_EQ(run.top2.first.value, last_row - 1.0f);
-      EXPECT_EQ(run.top2.first.row, l.m - 1);
-      EXPECT_EQ(run.top2.first.col, l.n - 1);
-      EXPECT_EQ(run.top2.second.value, last_row);
-      EXPECT_EQ(run.top2.second.row, l.m - 1);
-      EXPECT_EQ(run.top2.second.col, 0);
+    for (const IndexForm form : kIndexForms) {
+      for (bool store : {true, false}) {
+        SCOPED_TRACE(std::string(gpuprims::gemm::name(algo)) + " " + form.name +
+                     (store ? ", C stored" : ", C not stored"));
+        const t::Top2Run run = t::run_sgemm_top2(l, in, algo, 1.0f, 0.0f, store, form.wide);
+        ASSERT_STATUS(Status::success, run.status);
+        ASSERT_EQ(run.cuda_error, "");
+        EXPECT_EQ(run.top2.first.value, last_row - 1.0f);
+        EXPECT_EQ(run.top2.first.row, l.m - 1);
+        EXPECT_EQ(run.top2.first.col, l.n - 1);
+        EXPECT_EQ(run.top2.second.value, last_row);
+        EXPECT_EQ(run.top2.second.row, l.m - 1);
+        EXPECT_EQ(run.top2.second.col, 0);
+      }
     }
   }
 }
@@ -200,13 +217,15 @@ TEST(Top2Fused, OneThreadsTiesNanAndInfinitiesInInteriorTiles) {
   };
   const auto run_case = [&](const char* name, const t::GemmInputs& in, float alpha, Expected want) {
     for (Algorithm algo : kAllAlgorithms) {
-      SCOPED_TRACE(std::string(name) + " " + gpuprims::gemm::name(algo));
-      const t::Top2Run run = t::run_sgemm_top2(l, in, algo, alpha, 1.0f);
-      expect_matches_stored_c(l, run);
-      EXPECT_EQ(run.top2.first.row, want.r1);
-      EXPECT_EQ(run.top2.first.col, want.c1);
-      EXPECT_EQ(run.top2.second.row, want.r2);
-      EXPECT_EQ(run.top2.second.col, want.c2);
+      for (const IndexForm form : kIndexForms) {
+        SCOPED_TRACE(std::string(name) + " " + gpuprims::gemm::name(algo) + " " + form.name);
+        const t::Top2Run run = t::run_sgemm_top2(l, in, algo, alpha, 1.0f, true, form.wide);
+        expect_matches_stored_c(l, run);
+        EXPECT_EQ(run.top2.first.row, want.r1);
+        EXPECT_EQ(run.top2.first.col, want.c1);
+        EXPECT_EQ(run.top2.second.row, want.r2);
+        EXPECT_EQ(run.top2.second.col, want.c2);
+      }
     }
   };
   {  // The smallest value twice in one thread (and once more in another, later): the lower two win.
@@ -286,19 +305,21 @@ TEST(Top2Fused, RandomDataWithinTheGemmBoundAndDeterministic) {
       auto bound_at = [&](std::int64_t r, std::int64_t c) {
         return t::gemm_error_bound(algo, l.k, ref.mag[static_cast<std::size_t>(r * l.n + c)]);
       };
-      SCOPED_TRACE(std::string(gpuprims::gemm::name(algo)) + " " + l.describe());
-      const t::Top2Run run = t::run_sgemm_top2(l, in, algo, 1.0f, 0.0f);
-      expect_matches_stored_c(l, run);
-      const auto& f = run.top2.first;
-      const auto& s = run.top2.second;
-      ASSERT_FALSE(f.row == s.row && f.col == s.col);
-      EXPECT_TRUE(value_at(f.row, f.col) <= value_at(truth.first.row, truth.first.col) + bound_at(f.row, f.col) +
-                                                bound_at(truth.first.row, truth.first.col));
-      EXPECT_TRUE(value_at(s.row, s.col) <= value_at(truth.second.row, truth.second.col) + bound_at(s.row, s.col) +
-                                                bound_at(truth.second.row, truth.second.col));
-      for (int r = 0; r < 9; ++r) {
-        const t::Top2Run again = t::run_sgemm_top2(l, in, algo, 1.0f, 0.0f);
-        ASSERT_EQ(t::top2_diff(again.top2, run.top2), "") << "run " << r + 2;
+      for (const IndexForm form : kIndexForms) {
+        SCOPED_TRACE(std::string(gpuprims::gemm::name(algo)) + " " + l.describe() + " " + form.name);
+        const t::Top2Run run = t::run_sgemm_top2(l, in, algo, 1.0f, 0.0f, true, form.wide);
+        expect_matches_stored_c(l, run);
+        const auto& f = run.top2.first;
+        const auto& s = run.top2.second;
+        ASSERT_FALSE(f.row == s.row && f.col == s.col);
+        EXPECT_TRUE(value_at(f.row, f.col) <= value_at(truth.first.row, truth.first.col) + bound_at(f.row, f.col) +
+                                                  bound_at(truth.first.row, truth.first.col));
+        EXPECT_TRUE(value_at(s.row, s.col) <= value_at(truth.second.row, truth.second.col) + bound_at(s.row, s.col) +
+                                                  bound_at(truth.second.row, truth.second.col));
+        for (int r = 0; r < 9; ++r) {
+          const t::Top2Run again = t::run_sgemm_top2(l, in, algo, 1.0f, 0.0f, true, form.wide);
+          ASSERT_EQ(t::top2_diff(again.top2, run.top2), "") << "run " << r + 2;
+        }
       }
     }
   }

@@ -491,6 +491,38 @@ TEST(OuterProductPath, FusedTop2OnAGridOfManyWaves) {
   EXPECT_EQ(twin.first.col, twin.second.col);
 }
 
+// A tile path's fused top-2 on a grid of several waves, where neither merge's last block ends it: the
+// packed words go to the end kernel, and the 64-bit-index form's blocks write their partials with no
+// ticket, for one block after the grid to merge (Top2LastBlockMerge::end), while each block's pair
+// bounds the blocks after it. Rows 5, m / 2 and m - 1 (the first tiles, the middle, the last wave)
+// hold the same values, so the pair is one column's first two copies, in blocks far apart.
+TEST(TunedPathsFusedTop2, TileGridOfManyWaves) {
+  GPUPRIMS_REQUIRE_GPU();
+  const d::DeviceShape* device = nullptr;
+  ASSERT_STATUS(Status::success, d::current_device_shape(&device));
+  const d::RungEntry* path = nullptr;  // the tile path with the smallest tiles: the most blocks
+  for (const d::RungEntry* p : d::tuned_paths())
+    if (p->kind == d::PathKind::tile && (path == nullptr || p->bm * p->bn < path->bm * path->bn)) path = p;
+  ASSERT_NE(path, nullptr);
+  const int per_sm = std::max(d::resident_blocks_per_sm(*device, path), 1);
+  const std::int64_t block_cols = 40, waves = 3;
+  const std::int64_t block_rows = waves * per_sm * device->sm_count / block_cols + 1;
+  const t::GemmLayout l = t::make_layout(block_rows * path->bm - 3, block_cols * path->bn - 9, 8, 0, 0, 1);
+  SCOPED_TRACE(std::string(path->name) + " " + l.describe());
+  const d::GemmPlan plan = d::make_plan(*path, l.k, 1);
+  ASSERT_TRUE(d::plan_fits(plan, l.m, l.n, l.k));
+  ASSERT_FALSE(d::epilogue_in_one_wave(plan, l.m, l.n, device->sm_count, per_sm));
+  auto rng = t::make_rng(5600);
+  t::GemmInputs in = t::make_inputs(l, rng, gpuprims::testkit::Dist::uniform_pm1);
+  for (const std::int64_t r : {std::int64_t{5}, l.m / 2, l.m - 1})
+    for (std::int64_t p = 0; p < l.k; ++p) in.A[static_cast<std::size_t>(r * l.lda + p)] = 4.0f;
+  gpuprims::Top2 twin{};
+  check_plain_then_fused_forms(plan, l, in, 0.5f, &twin);
+  EXPECT_EQ(twin.first.row, 5);
+  EXPECT_EQ(twin.second.row, l.m / 2);
+  EXPECT_EQ(twin.first.col, twin.second.col);
+}
+
 // The tuned call takes the outer-product path by itself where its rule holds (k = 3: ldc odd and
 // 2049^2 results; 16-byte C, 2900^2 results), and not for 2049^2 results once C takes 16-byte
 // accesses; the result is the product either way.
