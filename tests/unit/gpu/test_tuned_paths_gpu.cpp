@@ -148,6 +148,21 @@ void check_fused_over_special_data(const d::GemmPlan& plan, const t::GemmLayout&
   }
 }
 
+// check_plain_then_fused_forms (alpha 0.5) over random inputs in which rows 5, m / 2 and m - 1 of A
+// are equal (4 throughout), so C's rows there are equal: the twin's pair must be the first two copies
+// of that row's least entry, in blocks far apart (for the tests of grids of many waves).
+void check_fused_forms_over_three_equal_rows(const d::GemmPlan& plan, const t::GemmLayout& l, std::uint64_t seed) {
+  auto rng = t::make_rng(seed);
+  t::GemmInputs in = t::make_inputs(l, rng, gpuprims::testkit::Dist::uniform_pm1);
+  for (const std::int64_t r : {std::int64_t{5}, l.m / 2, l.m - 1})
+    for (std::int64_t p = 0; p < l.k; ++p) in.A[static_cast<std::size_t>(r * l.lda + p)] = 4.0f;
+  gpuprims::Top2 twin{};
+  check_plain_then_fused_forms(plan, l, in, 0.5f, &twin);
+  EXPECT_EQ(twin.first.row, 5);
+  EXPECT_EQ(twin.second.row, l.m / 2);
+  EXPECT_EQ(twin.first.col, twin.second.col);
+}
+
 // One forced plan on one layout: plain, beta = 0 over NaN, and the fused top-2 forms.
 void check_plan(const d::GemmPlan& plan, const t::GemmLayout& l, const t::GemmInputs& in,
                 const t::ProductReference& ref) {
@@ -479,16 +494,7 @@ TEST(OuterProductPath, FusedTop2OnAGridOfManyWaves) {
   SCOPED_TRACE(l.describe());
   const d::GemmPlan plan = d::make_plan(d::kOuterProductPath, l.k, 1);
   ASSERT_TRUE(d::plan_fits(plan, l.m, l.n, l.k));
-  auto rng = t::make_rng(5500);
-  t::GemmInputs in = t::make_inputs(l, rng, gpuprims::testkit::Dist::uniform_pm1);
-  for (const std::int64_t r : {std::int64_t{5}, l.m / 2, l.m - 1})
-    for (std::int64_t p = 0; p < l.k; ++p) in.A[static_cast<std::size_t>(r * l.lda + p)] = 4.0f;
-  gpuprims::Top2 twin{};
-  check_plain_then_fused_forms(plan, l, in, 0.5f, &twin);
-  // The data does what the test needs: the twin's pair is the first two copies, at one column.
-  EXPECT_EQ(twin.first.row, 5);
-  EXPECT_EQ(twin.second.row, l.m / 2);
-  EXPECT_EQ(twin.first.col, twin.second.col);
+  check_fused_forms_over_three_equal_rows(plan, l, 5500);
 }
 
 // A tile path's fused top-2 on a grid of several waves, where neither merge's last block ends it: the
@@ -512,15 +518,7 @@ TEST(TunedPathsFusedTop2, TileGridOfManyWaves) {
   const d::GemmPlan plan = d::make_plan(*path, l.k, 1);
   ASSERT_TRUE(d::plan_fits(plan, l.m, l.n, l.k));
   ASSERT_FALSE(d::epilogue_in_one_wave(plan, l.m, l.n, device->sm_count, per_sm));
-  auto rng = t::make_rng(5600);
-  t::GemmInputs in = t::make_inputs(l, rng, gpuprims::testkit::Dist::uniform_pm1);
-  for (const std::int64_t r : {std::int64_t{5}, l.m / 2, l.m - 1})
-    for (std::int64_t p = 0; p < l.k; ++p) in.A[static_cast<std::size_t>(r * l.lda + p)] = 4.0f;
-  gpuprims::Top2 twin{};
-  check_plain_then_fused_forms(plan, l, in, 0.5f, &twin);
-  EXPECT_EQ(twin.first.row, 5);
-  EXPECT_EQ(twin.second.row, l.m / 2);
-  EXPECT_EQ(twin.first.col, twin.second.col);
+  check_fused_forms_over_three_equal_rows(plan, l, 5600);
 }
 
 // The tuned call takes the outer-product path by itself where its rule holds (k = 3: ldc odd and
