@@ -15,13 +15,23 @@
 
 #include "common/device/top2_atomic_merge.cuh"
 #include "common/device/top2_order.hpp"
-#include "gemm/src/epilogue/float_run_top2.cuh"
-#include "gemm/src/epilogue/output.hpp"
+#include "gemm/src/epilogue/top2_filter.cuh"
 #include "gemm/src/epilogue/visitor_args.hpp"
 
 namespace gpuprims::detail {
 
-class Top2PackedVisitor {
+//! A thread's pair as packed words, the grid's bound read as the grid's second word (Top2Filter's
+//! Entries policy).
+struct PackedEntries {
+  using Index = std::uint32_t;
+  using GridWord = unsigned long long;
+  PackedTop2 pair;
+  __device__ __forceinline__ void insert(std::uint32_t key, Index i) { pair.add(PackedTop2::pack(key, i)); }
+  __device__ __forceinline__ float second_value() const { return top2_bound_of(pair.w1); }
+  __device__ static float bound_of(GridWord second_word) { return top2_bound_of(second_word); }
+};
+
+class Top2PackedVisitor : public Top2Filter<PackedEntries> {
  public:
   using Args = Top2AtomicMerge::Args;
   static constexpr bool kVotesPerTile = true;
@@ -46,97 +56,23 @@ class Top2PackedVisitor {
 
   __device__ static float prefetch(const Args& args) { return top2_atomic_bound(args); }
   __device__ Top2PackedVisitor(const Args& args, std::int64_t n, float prefetched)
-      : args_(args), n_(static_cast<std::uint32_t>(n)), bound_(prefetched) {}
+      : Top2Filter(n, prefetched), args_(args) {}
 
-  __device__ __forceinline__ void visit(float v, std::int64_t r, std::int64_t c) {
-    refresh();
-    if (top2_may_enter(v, bound_)) {
-      pair_.add(PackedTop2::pack(order_key(v), index(r, c)));
-      tighten();
-    }
-  }
-  // One vote per four results: past the first blocks almost no warp has a candidate, so the ranking
-  // is skipped as a whole (a warp-uniform branch, not predicated code).
-  __device__ __forceinline__ void visit4(std::int64_t r, std::int64_t c, float4 v) {
-    refresh();
-    const bool may = top2_may_enter(v.x, bound_) | top2_may_enter(v.y, bound_) | top2_may_enter(v.z, bound_) |
-                     top2_may_enter(v.w, bound_);
-    if (__any_sync(__activemask(), may)) {
-      const std::uint32_t i = index(r, c);
-      pair_.add(PackedTop2::pack(order_key(v.x), i));
-      pair_.add(PackedTop2::pack(order_key(v.y), i + 1));
-      pair_.add(PackedTop2::pack(order_key(v.z), i + 2));
-      pair_.add(PackedTop2::pack(order_key(v.w), i + 3));
-      tighten();
-    }
-  }
-  // The vote of an interior tile (kVotesPerTile): `least` is the smallest of the thread's values by
-  // fminf, which drops NaN (+inf when all are NaN). Exact all the same: while the bound is a number
-  // the grid holds two entries that are not NaN, and a NaN ranks after both. Not const: the first
-  // call after begin_tile turns the grid's word it read into the bound.
-  __device__ __forceinline__ bool may_take(float least) {
-    refresh();
-    return top2_may_enter(least, bound_);
-  }
-  // The thread's values of an interior tile that passed the vote: value(s) at cell(s) (an
-  // OutputCell), s = 0..kCount-1 in increasing row-major position. Every warp of a one-wave grid gets
-  // here (no bound exists yet), so the cost is per value: ranked as floats first (float_run_top2),
-  // and only the two winners are packed; where floats cannot tell the entries apart, every value is
-  // ranked exactly.
-  template <int kCount, class Value, class Cell>
-  __device__ __forceinline__ void take_run(const Value& value, const Cell& cell) {
-    FloatRunTop2 run;
-    if (float_run_top2<kCount>(value, &run)) {
-      const OutputCell c1 = cell(run.s1), c2 = cell(run.s2);
-      pair_.add(PackedTop2::pack(order_key(run.m1), index(c1.row, c1.col)));
-      pair_.add(PackedTop2::pack(order_key(run.m2), index(c2.row, c2.col)));
-    } else {
-#pragma unroll
-      for (int s = 0; s < kCount; ++s) {
-        const OutputCell c = cell(s);
-        pair_.add(PackedTop2::pack(order_key(value(s)), index(c.row, c.col)));
-      }
-    }
-    tighten();
-  }
+  // visit, visit4, may_take and take_run: Top2Filter's.
   template <int kThreads>
   __device__ __forceinline__ void finish(int tid) {
-    top2_atomic_finish<kThreads>(pair_, args_, tid);
+    top2_atomic_finish<kThreads>(entries().pair, args_, tid);
   }
-  // The grid's word is read here and turned into a bound at the tile's first visit, after the main
-  // loop: used at once, the read would hold the thread (and its warpgroup's MMAs) for its latency.
-  __device__ __forceinline__ void begin_tile(std::int64_t) {
-    second_ = top2_atomic_second(args_);
-    fresh_ = true;
-  }
+  // A persistent kernel's tiles: the grid's second word is read before each tile's main loop (a bound
+  // from the tile's first visit on), and the pair is pushed after the tile and starts afresh.
+  __device__ __forceinline__ void begin_tile(std::int64_t) { set_grid_word(top2_atomic_second(args_)); }
   __device__ __forceinline__ void end_tile() {
-    top2_atomic_push_warp(pair_, args_);
-    pair_ = PackedTop2{};
+    top2_atomic_push_warp(entries().pair, args_);
+    entries().pair = PackedTop2{};
   }
 
  private:
-  // Row-major linear index; exact in 32 bits because the output has fewer than 2^32 entries.
-  __device__ __forceinline__ std::uint32_t index(std::int64_t r, std::int64_t c) const {
-    return static_cast<std::uint32_t>(r) * n_ + static_cast<std::uint32_t>(c);
-  }
-
-  __device__ __forceinline__ void refresh() {
-    if (!fresh_) return;
-    bound_ = top2_bound_of(second_);
-    fresh_ = false;
-  }
-  // The thread's own second entry bounds what can still enter its pair (a NaN bound lets all in).
-  __device__ __forceinline__ void tighten() {
-    const float own = top2_bound_of(pair_.w1);
-    if (!isnan(own) && !(own >= bound_)) bound_ = own;
-  }
-
   Args args_;
-  std::uint32_t n_;
-  float bound_;  // entries above it cannot enter the grid's result
-  PackedTop2 pair_;
-  unsigned long long second_ = 0;  // the grid's word read by begin_tile, for refresh()
-  bool fresh_ = false;             // second_ is newer than bound_
 };
 
 }  // namespace gpuprims::detail
