@@ -35,8 +35,10 @@ class Epilogue {
   __device__ __forceinline__ void apply1(std::int64_t r, std::int64_t c, float acc) {
     if (r >= out_.m || c >= out_.n) return;
     float* dst = out_.C + r * out_.ldc + c;
-    const bool beta = out_.beta != 0.0f;
-    apply1_at(dst, r, c, acc, beta ? *dst : 0.0f, out_.store, beta);
+    float v = out_.alpha * acc;
+    if (out_.beta != 0.0f) v = fmaf(out_.beta, *dst, v);
+    if (out_.store) *dst = v;
+    visitor_.visit(v, r, c);
   }
 
   // Whether the call stores C (without it, beta == 0: validation allows no C only then).
@@ -155,7 +157,10 @@ class Epilogue {
   // apply1 with C's entry read ahead (read1).
   __device__ __forceinline__ void apply1(std::int64_t r, std::int64_t c, float acc, float old) {
     if (r >= out_.m || c >= out_.n) return;
-    apply1_at(out_.C + r * out_.ldc + c, r, c, acc, old, out_.store, out_.beta != 0.0f);
+    float v = out_.alpha * acc;
+    if (out_.beta != 0.0f) v = fmaf(out_.beta, old, v);
+    if (out_.store) out_.C[r * out_.ldc + c] = v;
+    visitor_.visit(v, r, c);
   }
 
   // value4 for a call with beta != 0 (so C is stored), C's entries read ahead (read4): stored, not
@@ -186,11 +191,10 @@ class Epilogue {
     }
   }
 
-  // One result at (r, c) inside the m x n window, dst = &C[r * ldc + c] when C is stored (unused
-  // otherwise), C's entry in `old` when beta != 0: no bounds checks and no address arithmetic. The
-  // apply1 forms above check the window and call it with the call's choices; a kernel that places
-  // its threads on the output itself calls it directly with with_interior_form's constants, so the
-  // tests fold away.
+  // apply1 for a kernel that places its threads on the output itself: (r, c) inside the m x n
+  // window, dst = &C[r * ldc + c] when C is stored (unused otherwise), C's entry read ahead into `old`
+  // when beta != 0. No bounds checks and no address arithmetic. store / beta: with_interior_form's
+  // constants, so the tests fold away.
   __device__ __forceinline__ void apply1_at(float* dst, std::int64_t r, std::int64_t c, float acc, float old,
                                             bool store, bool beta) {
     float v = out_.alpha * acc;
