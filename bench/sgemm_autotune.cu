@@ -9,6 +9,8 @@
 //   ... [--fit-only whole-tiles]   fit only the whole-tile factors (cost_model.hpp, whole_tiles_step),
 //       keeping every other constant as built in
 //   sgemm_autotune --explain M N K   every candidate's measured and predicted time for one shape
+//   sgemm_autotune --explain-top2 M N K [--only PLAN]   every candidate (or one) timed plain, fused
+//       with and without C, and per-row without C
 //   sgemm_autotune --score-only [--suite heldout] [--out F | --from-json F]
 //       no fit: how the constants built in pick on a sweep (each shape's pick beside its fastest plan);
 //       --suite heldout sweeps the held-out shapes instead, to judge the pick, never to fit it; --suite
@@ -135,6 +137,83 @@ int explain(const GemmShape& s) {
   return 0;
 }
 
+// --explain-top2 M N K: the fused top-2's plans beside the plain call's. Times every candidate plan
+// four ways (the plain call; the global top-2 with C stored and without C; the per-row top-2 without
+// C; median of 25 each, L2 flushed) and marks the plan each call's pick takes (plan_for: the plain
+// call by the fitted constants, the fused ones by constants_for(PickFor::top2 or row_top2)), so that a
+// fused call whose pick is not its fastest plan shows. For reading.
+int explain_top2(const GemmShape& s, const std::string& only) {
+  GpuInfo gpu;
+  if (!gpu_info(&gpu)) return 2;
+  const d::DeviceShape* device = nullptr;
+  if (d::current_device_shape(&device) != gpuprims::Status::success) return 2;
+  Timer timer(gpu);
+  const TimingOptions opt;
+  const ShapeOperands ops(s);
+  std::size_t ws_bytes = 16;
+  d::for_each_candidate(s.m, s.n, s.k, *device, [&](int, const d::GemmPlan& plan) {
+    ws_bytes = std::max({ws_bytes, d::call_workspace_bytes(plan, s.m, s.n, true, device->sm_count),
+                         d::call_workspace_bytes(plan, s.m, s.n, true, device->sm_count, true)});
+  });
+  const auto ws_buf = device_buffer<unsigned char>(ws_bytes, "workspace");
+  const auto top2 = device_buffer<gpuprims::Top2>(static_cast<std::size_t>(s.m), "top2");  // one a row
+  const bool c_vec4 = s.n % 4 == 0;  // C is the buffer's start, ldc = n
+  const auto label_of = [&](bool store_c, d::PickFor call) {
+    return d::plan_label(d::plan_for(gpuprims::gemm::Algorithm::tuned, s.m, s.n, s.k, store_c, *device, c_vec4, call));
+  };
+  const std::string plain_pick = label_of(true, d::PickFor::plain);
+  const std::string fused_pick = label_of(true, d::PickFor::top2);
+  const std::string nostore_pick = label_of(false, d::PickFor::top2);
+  const std::string row_pick = label_of(false, d::PickFor::row_top2);
+  // One call's median in ms, or a negative number where the plan is refused for it.
+  const auto time_call = [&](const d::GemmPlan& plan, bool want_top2, bool store_c, bool per_row = false) {
+    d::SgemmArgs a{s.m,         s.n,      s.k,  1.0f,    ops.A.get(), s.k,
+                   ops.B.get(), s.n,      0.0f, nullptr, s.n,         gpuprims::gemm::Algorithm::tuned,
+                   nullptr,     want_top2};
+    a.C = store_c ? ops.C.get() : nullptr;
+    a.top2 = want_top2 ? top2.get() : nullptr;
+    a.per_row = per_row;
+    bool refused = false;
+    const Timing t = timer.time(
+        [&] {
+      if (!refused && d::sgemm_run(a, &plan, ws_buf.get(), ws_bytes, timer.stream()) != gpuprims::Status::success)
+        refused = true;
+        },
+        opt);
+    return refused ? -1.0 : t.median_ms;
+  };
+  struct Row {
+    std::string label;
+    double plain, fused, nostore, row;
+  };
+  std::vector<Row> rows;
+  double plain_pick_ms = -1;
+  d::for_each_candidate(s.m, s.n, s.k, *device, [&](int, const d::GemmPlan& plan) {
+    if (!only.empty() && d::plan_label(plan) != only) return;
+    Row r{d::plan_label(plan), time_call(plan, false, true), time_call(plan, true, true), time_call(plan, true, false),
+          time_call(plan, true, false, true)};
+    if (r.label == plain_pick) plain_pick_ms = r.plain;
+    progress(shape_name(s.m, s.n, s.k) + " " + r.label, r.fused);
+    rows.push_back(r);
+  });
+  std::printf("%s on %s: plain pick %s, fused pick %s, fused without C pick %s, per-row without C pick %s\n",
+              shape_name(s.m, s.n, s.k).c_str(), gpu.name.c_str(), plain_pick.c_str(), fused_pick.c_str(),
+              nostore_pick.c_str(), row_pick.c_str());
+  std::printf("%-34s %10s %10s %10s %10s %12s %12s\n", "plan", "plain ms", "fused ms", "no C ms", "row no C",
+              "fused/pick", "no C/pick");
+  for (const Row& r : rows) {
+    std::printf("%-34s %10.4f %10.4f %10.4f %10.4f %12.3f %12.3f%s%s%s%s\n", r.label.c_str(), r.plain, r.fused,
+                r.nostore, r.row, r.fused / plain_pick_ms, r.nostore / plain_pick_ms,
+                r.label == plain_pick ? "  <- plain pick" : "", r.label == fused_pick ? "  <- fused pick" : "",
+                r.label == nostore_pick ? "  <- no-C pick" : "", r.label == row_pick ? "  <- row no-C pick" : "");
+  }
+  if (plain_pick_ms < 0)
+    std::printf(
+        "(the plain pick is not among the candidates: a rule beside the model, e.g. the outer-product "
+        "path; fused/pick reads against -1)\n");
+  return 0;
+}
+
 // A stored sweep: its samples, device shape and copy bandwidth.
 bool load_sweep(const std::string& path, std::vector<d::TimedPlan>* samples, d::DeviceShape* device, double* copy_gbs,
                 std::string* gpu_name) {
@@ -205,17 +284,19 @@ bool write_sweep(const std::string& path, const GpuInfo& gpu, const TimingOption
 
 int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i)
-    if (std::strcmp(argv[i], "--explain") == 0) {
+    if (std::strcmp(argv[i], "--explain") == 0 || std::strcmp(argv[i], "--explain-top2") == 0) {
       // Anything but three positive sizes is refused: falling through would run the whole sweep and
       // overwrite model_constants.inc.
       const GemmShape s = i + 3 < argc
                               ? GemmShape{std::atoll(argv[i + 1]), std::atoll(argv[i + 2]), std::atoll(argv[i + 3])}
                               : GemmShape{0, 0, 0};
       if (s.m < 1 || s.n < 1 || s.k < 1) {
-        std::fprintf(stderr, "[bench] --explain takes three sizes M N K, each at least 1\n");
+        std::fprintf(stderr, "[bench] %s takes three sizes M N K, each at least 1\n", argv[i]);
         return 64;
       }
-      return explain(s);
+      // --explain-top2 M N K --only PLAN: that plan alone (its label as printed), e.g. under a profiler.
+      const std::string only = i + 5 < argc && std::strcmp(argv[i + 4], "--only") == 0 ? argv[i + 5] : "";
+      return std::strcmp(argv[i], "--explain") == 0 ? explain(s) : explain_top2(s, only);
     }
   const Args args = parse_args(argc, argv, "autotune.json");
   std::string constants_path = "model_constants.inc", from_json, suite = "tuning", fit_only;
