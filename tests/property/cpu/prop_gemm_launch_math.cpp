@@ -27,6 +27,26 @@ RC_GTEST_PROP(GemmLaunchMathProperty, TileOrderIsABijection, ()) {
   RC_ASSERT(static_cast<std::int64_t>(seen.size()) == tiles_m * tiles_n);
 }
 
+RC_GTEST_PROP(GemmLaunchMathProperty, EdgesLastOrderIsABijectionWithTheInteriorFirst, ()) {
+  const std::int64_t bm = *rc::gen::element<std::int64_t>(32, 64, 128, 256);
+  const std::int64_t bn = *rc::gen::element<std::int64_t>(64, 128, 256);
+  const std::int64_t m = *rc::gen::inRange<std::int64_t>(1, 40 * bm);
+  const std::int64_t n = *rc::gen::inRange<std::int64_t>(1, 40 * bn);
+  const std::int64_t group = *rc::gen::inRange<std::int64_t>(1, 17);
+  const std::int64_t tiles_m = (m + bm - 1) / bm, tiles_n = (n + bn - 1) / bn;
+  std::set<std::pair<std::int64_t, std::int64_t>> seen;
+  bool edge_seen = false;
+  for (std::int64_t b = 0; b < tiles_m * tiles_n; ++b) {
+    const d::TileCoord t = d::tile_coord_edges_last(b, m, n, bm, bn, group);
+    RC_ASSERT(t.tm >= 0 && t.tm < tiles_m && t.tn >= 0 && t.tn < tiles_n);
+    const bool edge = (t.tm + 1) * bm > m || (t.tn + 1) * bn > n;
+    RC_ASSERT(!(edge_seen && !edge));
+    edge_seen = edge_seen || edge;
+    seen.insert({t.tm, t.tn});
+  }
+  RC_ASSERT(static_cast<std::int64_t>(seen.size()) == tiles_m * tiles_n);
+}
+
 // Shapes biased to the edges of the paths' limits (1, 4, 16, 32, 33 ...) as well as anywhere up to 2^24.
 rc::Gen<std::int64_t> dim() {
   return rc::gen::oneOf(rc::gen::inRange<std::int64_t>(1, 65),
