@@ -103,15 +103,19 @@ std::vector<d::TimedPlan> sweep(const std::vector<GemmShape>& shapes, const d::D
   return samples;
 }
 
+// The present GPU and its shape for the model (the --explain modes); false where either is missing.
+bool gpu_and_shape(GpuInfo* gpu, const d::DeviceShape** device) {
+  return gpu_info(gpu) && d::current_device_shape(device) == gpuprims::Status::success;
+}
+
 // --explain M N K: why the pick chose what it chose for one shape. Times every candidate (as the sweep
 // does, median of 25) and cuBLAS's FP32 SGEMM (pedantic math) on the same operands in the same
 // process, and prints each plan's measured and predicted time, marking the pick (the lowest
 // prediction, as pick_plan takes it over the same candidates) and the fastest. For reading, not fitting.
 int explain(const GemmShape& s) {
   GpuInfo gpu;
-  if (!gpu_info(&gpu)) return 2;
   const d::DeviceShape* device = nullptr;
-  if (d::current_device_shape(&device) != gpuprims::Status::success) return 2;
+  if (!gpu_and_shape(&gpu, &device)) return 2;
   Timer timer(gpu);
   const TimingOptions opt;
   const ShapeOperands ops(s);
@@ -144,9 +148,8 @@ int explain(const GemmShape& s) {
 // fused call whose pick is not its fastest plan shows. For reading.
 int explain_top2(const GemmShape& s, const std::string& only) {
   GpuInfo gpu;
-  if (!gpu_info(&gpu)) return 2;
   const d::DeviceShape* device = nullptr;
-  if (d::current_device_shape(&device) != gpuprims::Status::success) return 2;
+  if (!gpu_and_shape(&gpu, &device)) return 2;
   Timer timer(gpu);
   const TimingOptions opt;
   const ShapeOperands ops(s);
