@@ -191,9 +191,9 @@ TEST(GemmLaunchMath, TileCoordIsABijectionForEveryGrouping) {
   EXPECT_EQ(d::tile_count(1, 1, 128, 256), 1);
 }
 
-// The tile kernels' order: every tile once, and every tile inside the output before any that crosses
-// its last row or column; with no edge at all, tile_coord's order itself.
-TEST(GemmLaunchMath, EdgesLastOrderIsABijectionWithTheInteriorFirst) {
+// The tile kernels' order: every tile once, and every tile that crosses the output's last row or column
+// before any inside it; with no edge at all, tile_coord's order itself.
+TEST(GemmLaunchMath, EdgesFirstOrderIsABijectionWithTheEdgesFirst) {
   constexpr std::int64_t bm = 64, bn = 128;
   for (std::int64_t m : {1, 63, 64, 65, 128, 200, 640, 1000}) {
     for (std::int64_t n : {1, 127, 128, 129, 384, 1000}) {
@@ -201,13 +201,13 @@ TEST(GemmLaunchMath, EdgesLastOrderIsABijectionWithTheInteriorFirst) {
         SCOPED_TRACE(std::to_string(m) + " x " + std::to_string(n) + ", group " + std::to_string(group));
         const std::int64_t tiles_m = (m + bm - 1) / bm, tiles_n = (n + bn - 1) / bn;
         std::set<std::pair<std::int64_t, std::int64_t>> seen;
-        bool edge_seen = false;
+        bool interior_seen = false;
         for (std::int64_t b = 0; b < tiles_m * tiles_n; ++b) {
-          const d::TileCoord t = d::tile_coord_edges_last(b, m, n, bm, bn, group);
+          const d::TileCoord t = d::tile_coord_edges_first(b, m, n, bm, bn, group);
           ASSERT_TRUE(t.tm >= 0 && t.tm < tiles_m && t.tn >= 0 && t.tn < tiles_n) << "block " << b;
           const bool edge = (t.tm + 1) * bm > m || (t.tn + 1) * bn > n;
-          EXPECT_FALSE(edge_seen && !edge) << "interior tile (" << t.tm << ", " << t.tn << ") after an edge tile";
-          edge_seen = edge_seen || edge;
+          EXPECT_FALSE(interior_seen && edge) << "edge tile (" << t.tm << ", " << t.tn << ") after an interior tile";
+          interior_seen = interior_seen || !edge;
           if (m % bm == 0 && n % bn == 0) {
             const d::TileCoord plain = d::tile_coord(b, tiles_m, tiles_n, group);
             EXPECT_TRUE(t.tm == plain.tm && t.tn == plain.tn) << "block " << b;

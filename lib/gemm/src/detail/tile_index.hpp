@@ -31,29 +31,31 @@ GPUPRIMS_HD TileCoord tile_coord(std::int64_t block, std::int64_t tiles_m, std::
   return tile_coord_in<std::int64_t>(block, tiles_m, tiles_n, group_m);
 }
 
-// The tile kernels' order (rung 9, the tuned paths and their stream-K form): the tiles that lie wholly
-// inside the m x n output first, in tile_coord_in's groups over them, then those that cross an edge -
-// the last tile column's, then the last tile row's. An edge tile runs other code than an interior
-// one (the checked main loop and epilogue), and mixed on one SM the two compete for its instruction
-// cache: with an edge column among 64 x 128 tiles, 40000 x 1000 x 64 spent 40% of its warps' stall
-// samples waiting for an instruction, against 17% at 40960 x 1024 x 64, whose tiles are all whole
-// (H200, ncu, runs HL and HM in results/nvidia-h200/README.md). A bijection, like tile_coord.
+// The tile kernels' order (rung 9, the tuned paths and their stream-K form): the tiles that cross an
+// edge of the m x n output first - the last tile column's, then the last tile row's - then those that
+// lie wholly inside it, in tile_coord_in's groups over them. An edge tile runs other code than an
+// interior one (the checked main loop and epilogue), and mixed on one SM the two compete for its
+// instruction cache: with an edge column among 64 x 128 tiles, 40000 x 1000 x 64 spent 40% of its
+// warps' stall samples waiting for an instruction, against 17% at 40960 x 1024 x 64, whose tiles are
+// all whole (H200, ncu, runs HL and HM in results/nvidia-h200/README.md). First rather than last: the
+// slower edge blocks then overlap the rest of the grid instead of making its tail (edges last ran
+// 2944 x 2624 x 128 on 128 x 256 tiles, one block an SM, 4% slower and its fused top-2 12%; run HP).
+// A bijection, like tile_coord.
 template <class Int>
-GPUPRIMS_HD TileCoord tile_coord_edges_last_in(Int block, Int m, Int n, Int bm, Int bn, Int group_m) {
+GPUPRIMS_HD TileCoord tile_coord_edges_first_in(Int block, Int m, Int n, Int bm, Int bn, Int group_m) {
   const Int whole_m = m / bm, whole_n = n / bn;
-  const Int interior = whole_m * whole_n;
-  if (block < interior) return tile_coord_in<Int>(block, whole_m, whole_n, group_m);
-  Int e = block - interior;
-  if (whole_n * bn < n) {  // a partial last column: its tiles beside the interior rows
-    if (e < whole_m) return TileCoord{static_cast<std::int64_t>(e), static_cast<std::int64_t>(whole_n)};
-    e -= whole_m;
-  }
-  return TileCoord{static_cast<std::int64_t>(whole_m), static_cast<std::int64_t>(e)};  // the partial last row
+  const bool partial_n = whole_n * bn < n;
+  const Int edge_column = partial_n ? whole_m : 0;                            // beside the interior rows
+  const Int edge_row = whole_m * bm < m ? whole_n + (partial_n ? 1 : 0) : 0;  // the whole last tile row
+  if (block < edge_column) return TileCoord{static_cast<std::int64_t>(block), static_cast<std::int64_t>(whole_n)};
+  if (block < edge_column + edge_row)
+    return TileCoord{static_cast<std::int64_t>(whole_m), static_cast<std::int64_t>(block - edge_column)};
+  return tile_coord_in<Int>(block - edge_column - edge_row, whole_m, whole_n, group_m);
 }
 
-GPUPRIMS_HD TileCoord tile_coord_edges_last(std::int64_t block, std::int64_t m, std::int64_t n, std::int64_t bm,
-                                            std::int64_t bn, std::int64_t group_m) {
-  return tile_coord_edges_last_in<std::int64_t>(block, m, n, bm, bn, group_m);
+GPUPRIMS_HD TileCoord tile_coord_edges_first(std::int64_t block, std::int64_t m, std::int64_t n, std::int64_t bm,
+                                             std::int64_t bn, std::int64_t group_m) {
+  return tile_coord_edges_first_in<std::int64_t>(block, m, n, bm, bn, group_m);
 }
 
 // Number of blocks for an m x n output in bm x bn tiles.

@@ -4,7 +4,7 @@
 // latency hides behind arithmetic and one barrier per slab suffices instead of rung 8's two; that
 // barrier comes before the slab's last k step, whose FMAs cover the next slab's first shared reads.
 // Its epilogue sends a C without 16-byte accesses through the freed shared memory (warp_tile.cuh), and
-// its blocks take the tiles inside C before those on its edges (tile_coord_edges_last).
+// its blocks take the tiles on C's edges before those inside it (tile_coord_edges_first).
 #include <cstdint>
 #include <type_traits>
 
@@ -107,14 +107,14 @@ constexpr int double_buffered_smem_bytes() {
   return 2 * (Cfg::BK * Cfg::BM + Cfg::BK * Cfg::BN) * static_cast<int>(sizeof(float));
 }
 
-// One block's work on tile `tile_index` (in tile_coord_edges_last's order) of the product: the main loop into
+// One block's work on tile `tile_index` (in tile_coord_edges_first's order) of the product: the main loop into
 // registers, then the epilogue and its visitor's finish. Rung 9's kernel runs it once per block; the
 // stream-K kernel runs it for its blocks of whole tiles (kernels/stream_k.cuh), so those blocks run
 // the very code of the plain kernel. kVec, kStagedC, kReadsC: as double_buffered_kernel.
 template <class Cfg, bool kVec, bool kStagedC, class Visitor, bool kReadsC = false>
 __device__ __forceinline__ void double_buffered_tile(const GemmOperands& op, const EpilogueParams<Visitor>& ep,
                                                      std::int64_t tile_index, float* smem) {
-  const TileCoord tile = tile_coord_edges_last(tile_index, op.m, op.n, Cfg::BM, Cfg::BN, Cfg::kGroupM);
+  const TileCoord tile = tile_coord_edges_first(tile_index, op.m, op.n, Cfg::BM, Cfg::BN, Cfg::kGroupM);
   const std::int64_t row0 = tile.tm * Cfg::BM, col0 = tile.tn * Cfg::BN;
   const int tid = threadIdx.x;
   SlabLoader<Cfg, kVec> loader(op, row0, col0, tid);

@@ -23,7 +23,7 @@ __device__ __forceinline__ void stream_k_product(const GemmOperands& op, std::in
                                                  std::int64_t s1, float* smem, const WarpTilePosition<Cfg>& pos,
                                                  std::int64_t* row0, std::int64_t* col0,
                                                  float (&acc)[Cfg::TM][Cfg::TN]) {
-  const TileCoord tile = tile_coord_edges_last(t, op.m, op.n, Cfg::BM, Cfg::BN, Cfg::kGroupM);  // as the whole tiles
+  const TileCoord tile = tile_coord_edges_first(t, op.m, op.n, Cfg::BM, Cfg::BN, Cfg::kGroupM);  // as the whole tiles
   *row0 = tile.tm * Cfg::BM;
   *col0 = tile.tn * Cfg::BN;
   GemmOperands seg = op;
