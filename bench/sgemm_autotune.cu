@@ -22,6 +22,7 @@
 #include <cstring>
 #include <ctime>
 #include <fstream>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -103,9 +104,23 @@ std::vector<d::TimedPlan> sweep(const std::vector<GemmShape>& shapes, const d::D
   return samples;
 }
 
-// The present GPU and its shape for the model (the --explain modes); false where either is missing.
-bool gpu_and_shape(GpuInfo* gpu, const d::DeviceShape** device) {
-  return gpu_info(gpu) && d::current_device_shape(device) == gpuprims::Status::success;
+// One shape on the present GPU as the --explain modes time it: the GPU, its shape for the model, an
+// event timer, the benchmark's timing options and the shape's operands. on_gpu gives none without a
+// GPU or its shape.
+struct ShapeOnGpu {
+  ShapeOnGpu(const GpuInfo& g, const d::DeviceShape* dev, const GemmShape& s)
+      : gpu(g), device(dev), timer(gpu), ops(s) {}
+  GpuInfo gpu;
+  const d::DeviceShape* device;
+  Timer timer;
+  TimingOptions opt;
+  ShapeOperands ops;
+};
+std::unique_ptr<ShapeOnGpu> on_gpu(const GemmShape& s) {
+  GpuInfo gpu;
+  const d::DeviceShape* device = nullptr;
+  if (!gpu_info(&gpu) || d::current_device_shape(&device) != gpuprims::Status::success) return nullptr;
+  return std::make_unique<ShapeOnGpu>(gpu, device, s);
 }
 
 // --explain M N K: why the pick chose what it chose for one shape. Times every candidate (as the sweep
@@ -113,27 +128,24 @@ bool gpu_and_shape(GpuInfo* gpu, const d::DeviceShape** device) {
 // process, and prints each plan's measured and predicted time, marking the pick (the lowest
 // prediction, as pick_plan takes it over the same candidates) and the fastest. For reading, not fitting.
 int explain(const GemmShape& s) {
-  GpuInfo gpu;
-  const d::DeviceShape* device = nullptr;
-  if (!gpu_and_shape(&gpu, &device)) return 2;
-  Timer timer(gpu);
-  const TimingOptions opt;
-  const ShapeOperands ops(s);
-  const std::vector<d::TimedPlan> samples = time_candidates(s, ops, *device, timer, opt);
-  const tk::CublasHandle cublas(CUBLAS_PEDANTIC_MATH, timer.stream());
+  const auto run = on_gpu(s);
+  if (!run) return 2;
+  const std::vector<d::TimedPlan> samples = time_candidates(s, run->ops, *run->device, run->timer, run->opt);
+  const tk::CublasHandle cublas(CUBLAS_PEDANTIC_MATH, run->timer.stream());
   BENCH_CUBLAS(cublas.status());
-  const Timing vendor = timer.time(
+  const Timing vendor = run->timer.time(
       [&] {
-    BENCH_CUBLAS(tk::sgemm_rowmajor(cublas.get(), s.m, s.n, s.k, 1.0f, ops.A.get(), s.k, ops.B.get(), s.n, 0.0f,
-                                    ops.C.get(), s.n));
+    BENCH_CUBLAS(tk::sgemm_rowmajor(cublas.get(), s.m, s.n, s.k, 1.0f, run->ops.A.get(), s.k, run->ops.B.get(), s.n,
+                                    0.0f, run->ops.C.get(), s.n));
       },
-      opt);
+      run->opt);
   // One shape: score_pick's only entry names the pick and the fastest plan, by the pick's own rule.
-  const d::ShapePick marks = d::score_pick(samples, *device, d::fitted_constants()).per_shape.front();
-  std::printf("%s on %s: cuBLAS FP32 %.4f ms\n", shape_name(s.m, s.n, s.k).c_str(), gpu.name.c_str(), vendor.median_ms);
+  const d::ShapePick marks = d::score_pick(samples, *run->device, d::fitted_constants()).per_shape.front();
+  std::printf("%s on %s: cuBLAS FP32 %.4f ms\n", shape_name(s.m, s.n, s.k).c_str(), run->gpu.name.c_str(),
+              vendor.median_ms);
   std::printf("%-34s %10s %10s %9s\n", "plan", "ms", "predicted", "x cuBLAS");
   for (const d::TimedPlan& t : samples) {
-    const double predicted_us = d::predict_us(t.path, t.plan, t.m, t.n, t.k, true, *device, d::fitted_constants());
+    const double predicted_us = d::predict_us(t.path, t.plan, t.m, t.n, t.k, true, *run->device, d::fitted_constants());
     std::printf("%-34s %10.4f %10.4f %9.3f%s%s\n", d::plan_label(t.plan).c_str(), t.us * 1e-3, predicted_us * 1e-3,
                 vendor.median_ms / (t.us * 1e-3), &t == marks.picked ? "  <- pick" : "",
                 &t == marks.fastest ? "  <- fastest" : "");
@@ -147,22 +159,20 @@ int explain(const GemmShape& s) {
 // call by the fitted constants, the fused ones by constants_for(PickFor::top2 or row_top2)), so that a
 // fused call whose pick is not its fastest plan shows. For reading.
 int explain_top2(const GemmShape& s, const std::string& only) {
-  GpuInfo gpu;
-  const d::DeviceShape* device = nullptr;
-  if (!gpu_and_shape(&gpu, &device)) return 2;
-  Timer timer(gpu);
-  const TimingOptions opt;
-  const ShapeOperands ops(s);
+  const auto run = on_gpu(s);
+  if (!run) return 2;
+  const ShapeOperands& ops = run->ops;
   std::size_t ws_bytes = 16;
-  d::for_each_candidate(s.m, s.n, s.k, *device, [&](int, const d::GemmPlan& plan) {
-    ws_bytes = std::max({ws_bytes, d::call_workspace_bytes(plan, s.m, s.n, true, device->sm_count),
-                         d::call_workspace_bytes(plan, s.m, s.n, true, device->sm_count, true)});
+  d::for_each_candidate(s.m, s.n, s.k, *run->device, [&](int, const d::GemmPlan& plan) {
+    ws_bytes = std::max({ws_bytes, d::call_workspace_bytes(plan, s.m, s.n, true, run->device->sm_count),
+                         d::call_workspace_bytes(plan, s.m, s.n, true, run->device->sm_count, true)});
   });
   const auto ws_buf = device_buffer<unsigned char>(ws_bytes, "workspace");
   const auto top2 = device_buffer<gpuprims::Top2>(static_cast<std::size_t>(s.m), "top2");  // one a row
   const bool c_vec4 = s.n % 4 == 0;  // C is the buffer's start, ldc = n
   const auto label_of = [&](bool store_c, d::PickFor call) {
-    return d::plan_label(d::plan_for(gpuprims::gemm::Algorithm::tuned, s.m, s.n, s.k, store_c, *device, c_vec4, call));
+    return d::plan_label(
+        d::plan_for(gpuprims::gemm::Algorithm::tuned, s.m, s.n, s.k, store_c, *run->device, c_vec4, call));
   };
   const std::string plain_pick = label_of(true, d::PickFor::plain);
   const std::string fused_pick = label_of(true, d::PickFor::top2);
@@ -177,12 +187,12 @@ int explain_top2(const GemmShape& s, const std::string& only) {
     a.top2 = want_top2 ? top2.get() : nullptr;
     a.per_row = per_row;
     bool refused = false;
-    const Timing t = timer.time(
+    const Timing t = run->timer.time(
         [&] {
-      if (!refused && d::sgemm_run(a, &plan, ws_buf.get(), ws_bytes, timer.stream()) != gpuprims::Status::success)
+      if (!refused && d::sgemm_run(a, &plan, ws_buf.get(), ws_bytes, run->timer.stream()) != gpuprims::Status::success)
         refused = true;
         },
-        opt);
+        run->opt);
     return refused ? -1.0 : t.median_ms;
   };
   struct Row {
@@ -191,7 +201,7 @@ int explain_top2(const GemmShape& s, const std::string& only) {
   };
   std::vector<Row> rows;
   double plain_pick_ms = -1;
-  d::for_each_candidate(s.m, s.n, s.k, *device, [&](int, const d::GemmPlan& plan) {
+  d::for_each_candidate(s.m, s.n, s.k, *run->device, [&](int, const d::GemmPlan& plan) {
     if (!only.empty() && d::plan_label(plan) != only) return;
     Row r{d::plan_label(plan), time_call(plan, false, true), time_call(plan, true, true), time_call(plan, true, false),
           time_call(plan, true, false, true)};
@@ -200,7 +210,7 @@ int explain_top2(const GemmShape& s, const std::string& only) {
     rows.push_back(r);
   });
   std::printf("%s on %s: plain pick %s, fused pick %s, fused without C pick %s, per-row without C pick %s\n",
-              shape_name(s.m, s.n, s.k).c_str(), gpu.name.c_str(), plain_pick.c_str(), fused_pick.c_str(),
+              shape_name(s.m, s.n, s.k).c_str(), run->gpu.name.c_str(), plain_pick.c_str(), fused_pick.c_str(),
               nostore_pick.c_str(), row_pick.c_str());
   std::printf("%-34s %10s %10s %10s %10s %12s %12s\n", "plan", "plain ms", "fused ms", "no C ms", "row no C",
               "fused/pick", "no C/pick");
