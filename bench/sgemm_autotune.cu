@@ -25,6 +25,7 @@
 #include <memory>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gemm/src/gemm_internal.hpp"
@@ -67,14 +68,22 @@ struct ShapeOperands {
   }
 };
 
+// The most workspace any candidate plan of the shape needs: for plain calls, or (top2) for the global
+// and the per-row top-2 as well.
+std::size_t candidates_workspace_bytes(const GemmShape& s, const d::DeviceShape& device, bool top2) {
+  std::size_t bytes = 16;
+  d::for_each_candidate(s.m, s.n, s.k, device, [&](int, const d::GemmPlan& plan) {
+    bytes = std::max({bytes, d::call_workspace_bytes(plan, s.m, s.n, top2, device.sm_count),
+                      top2 ? d::call_workspace_bytes(plan, s.m, s.n, true, device.sm_count, true) : 0});
+  });
+  return bytes;
+}
+
 // Every candidate plan for one shape, timed on the present GPU.
 std::vector<d::TimedPlan> time_candidates(const GemmShape& s, const ShapeOperands& ops, const d::DeviceShape& device,
                                           Timer& timer, const TimingOptions& opt) {
   std::vector<d::TimedPlan> samples;
-  std::size_t ws_bytes = 16;
-  d::for_each_candidate(s.m, s.n, s.k, device, [&](int, const d::GemmPlan& plan) {
-    ws_bytes = std::max(ws_bytes, d::call_workspace_bytes(plan, s.m, s.n, false, device.sm_count));
-  });
+  const std::size_t ws_bytes = candidates_workspace_bytes(s, device, false);
   const auto ws_buf = device_buffer<unsigned char>(ws_bytes, "workspace");
   void* ws = ws_buf.get();
   d::for_each_candidate(s.m, s.n, s.k, device, [&](int path, const d::GemmPlan& plan) {
@@ -162,11 +171,7 @@ int explain_top2(const GemmShape& s, const std::string& only) {
   const auto run = on_gpu(s);
   if (!run) return 2;
   const ShapeOperands& ops = run->ops;
-  std::size_t ws_bytes = 16;
-  d::for_each_candidate(s.m, s.n, s.k, *run->device, [&](int, const d::GemmPlan& plan) {
-    ws_bytes = std::max({ws_bytes, d::call_workspace_bytes(plan, s.m, s.n, true, run->device->sm_count),
-                         d::call_workspace_bytes(plan, s.m, s.n, true, run->device->sm_count, true)});
-  });
+  const std::size_t ws_bytes = candidates_workspace_bytes(s, *run->device, true);
   const auto ws_buf = device_buffer<unsigned char>(ws_bytes, "workspace");
   const auto top2 = device_buffer<gpuprims::Top2>(static_cast<std::size_t>(s.m), "top2");  // one a row
   const bool c_vec4 = s.n % 4 == 0;  // C is the buffer's start, ldc = n
@@ -202,8 +207,9 @@ int explain_top2(const GemmShape& s, const std::string& only) {
   std::vector<Row> rows;
   double plain_pick_ms = -1;
   d::for_each_candidate(s.m, s.n, s.k, *run->device, [&](int, const d::GemmPlan& plan) {
-    if (!only.empty() && d::plan_label(plan) != only) return;
-    Row r{d::plan_label(plan), time_call(plan, false, true), time_call(plan, true, true), time_call(plan, true, false),
+    std::string label = d::plan_label(plan);
+    if (!only.empty() && label != only) return;
+    Row r{std::move(label), time_call(plan, false, true), time_call(plan, true, true), time_call(plan, true, false),
           time_call(plan, true, false, true)};
     if (r.label == plain_pick) plain_pick_ms = r.plain;
     progress(shape_name(s.m, s.n, s.k) + " " + r.label, r.fused);
