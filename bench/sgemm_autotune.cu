@@ -215,6 +215,11 @@ int explain_top2(const GemmShape& s, const std::string& only) {
     progress(shape_name(s.m, s.n, s.k) + " " + r.label, r.fused);
     rows.push_back(r);
   });
+  if (!only.empty() && rows.empty()) {
+    std::fprintf(stderr, "[bench] --only %s: no candidate plan of %s has that label\n", only.c_str(),
+                 shape_name(s.m, s.n, s.k).c_str());
+    return 2;
+  }
   std::printf("%s on %s: plain pick %s, fused pick %s, fused without C pick %s, per-row without C pick %s\n",
               shape_name(s.m, s.n, s.k).c_str(), run->gpu.name.c_str(), plain_pick.c_str(), fused_pick.c_str(),
               nostore_pick.c_str(), row_pick.c_str());

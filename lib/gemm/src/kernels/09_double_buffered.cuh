@@ -120,9 +120,19 @@ __device__ __forceinline__ void double_buffered_tile(const GemmOperands& op, con
   SlabLoader<Cfg, kVec> loader(op, row0, col0, tid);
   const WarpTilePosition<Cfg> pos(tid);
 
-  const float prefetched = Epilogue<Visitor>::prefetch(ep);
+  // The visitor's read of global state (prefetch: the top-2's bound) goes out before the main loop,
+  // except for the packed top-2 where blocks share the SM (kMinBlocksPerSm > 1): there it goes out
+  // after the loop, the other blocks' work covers its wait, and the main loop compiles without it. On
+  // an H200 (results/nvidia-h200, runs HZ and IB) that made the fused top-2 at 16384^2 x 64 on 64 x 128
+  // tiles 1.1-1.3% faster and 120 x 20000 x 700 on 64 x 64 tiles 4%; read late, it cost 1.2% on
+  // 128 x 256 tiles (a block alone on its SM waits for it with nothing else to run) and 2.1-2.7% for
+  // the 64-bit-index top-2 at 65536^2 x 128 on 64 x 128 tiles.
+  constexpr bool kReadBeforeLoop = Cfg::kMinBlocksPerSm == 1 || !std::is_same_v<Visitor, Top2PackedVisitor>;
+  float prefetched = 0.0f;
+  if constexpr (kReadBeforeLoop) prefetched = Epilogue<Visitor>::prefetch(ep);
   float acc[Cfg::TM][Cfg::TN] = {};
   double_buffered_mainloop<Cfg, kVec>(op, loader, smem, pos, row0, col0, acc);
+  if constexpr (!kReadBeforeLoop) prefetched = Epilogue<Visitor>::prefetch(ep);
   Epilogue<Visitor> epi(ep, prefetched);
   static_assert(staged_epilogue_floats<Cfg>() <= double_buffered_smem_bytes<Cfg>() / 4, "staging fits");
   warp_tile_epilogue<Cfg, kStagedC, kReadsC>(epi, acc, pos, row0, col0, smem);
