@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "gemm/src/detail/gemm_call.hpp"
 #include "gemm/src/detail/smem_layout.hpp"
 #include "gemm/src/detail/tile_index.hpp"
 #include "gemm/src/gemm_internal.hpp"
@@ -218,6 +219,49 @@ TEST(GemmLaunchMath, EdgesFirstOrderIsABijectionWithTheEdgesFirst) {
       }
     }
   }
+}
+
+// The whole-grid tile kernels (GridForm) only where no block meets an edge: an m or n edge, a k tail,
+// a k split that cuts a slab, an operand or C without 16-byte accesses, or a C that is read (beta != 0,
+// NaN included) each rule them out; with none of these every tile shape that divides the call may.
+TEST(GemmLaunchMath, WholeGridOnlyWhereNoBlockMeetsAnEdge) {
+  d::GemmCall whole{};
+  whole.op = d::GemmOperands{512, 768, 96, fake(kAligned), 96, fake(kAligned), 768, 96};
+  whole.ab_vec4 = true;
+  whole.out.m = 512;
+  whole.out.n = 768;
+  whole.out.c_vec4 = true;
+  whole.out.alpha = 1.0f;
+  whole.out.beta = 0.0f;
+  whole.out.store = true;
+  whole.splits = 1;
+  for (const auto& tile : {std::array<int, 3>{128, 256, 8}, std::array<int, 3>{256, 128, 8},
+                           std::array<int, 3>{64, 128, 16}, std::array<int, 3>{32, 64, 32}})
+    EXPECT_TRUE(d::grid_is_whole(whole, tile[0], tile[1], tile[2])) << tile[0] << " x " << tile[1] << " x " << tile[2];
+  EXPECT_FALSE(d::grid_is_whole(whole, 128, 256, 64)) << "k = 96 leaves a tail of a 64-deep slab";
+  EXPECT_FALSE(d::grid_is_whole(whole, 1024, 256, 8)) << "m = 512 is half a 1024-row tile";
+
+  const auto whole_after = [&](auto change) {
+    d::GemmCall c = whole;
+    change(c);
+    return d::grid_is_whole(c, 128, 256, 8);
+  };
+  EXPECT_TRUE(whole_after([](d::GemmCall& c) { c.out.store = false; })) << "C not stored";
+  EXPECT_TRUE(whole_after([](d::GemmCall& c) {
+    c.op.k_split = 48;
+    c.splits = 2;
+  })) << "two k ranges of 6 slabs";
+  EXPECT_FALSE(whole_after([](d::GemmCall& c) { c.op.m = c.out.m = 520; })) << "an m edge";
+  EXPECT_FALSE(whole_after([](d::GemmCall& c) { c.op.n = c.out.n = 772; })) << "an n edge";
+  EXPECT_FALSE(whole_after([](d::GemmCall& c) { c.op.k = c.op.k_split = 100; })) << "a k tail";
+  EXPECT_FALSE(whole_after([](d::GemmCall& c) {
+    c.op.k_split = 36;
+    c.splits = 3;
+  })) << "k ranges that cut a slab";
+  EXPECT_FALSE(whole_after([](d::GemmCall& c) { c.ab_vec4 = false; })) << "A or B without 16-byte loads";
+  EXPECT_FALSE(whole_after([](d::GemmCall& c) { c.out.c_vec4 = false; })) << "C without 16-byte accesses";
+  EXPECT_FALSE(whole_after([](d::GemmCall& c) { c.out.beta = 1.0f; })) << "beta != 0 reads C";
+  EXPECT_FALSE(whole_after([](d::GemmCall& c) { c.out.beta = std::nanf(""); })) << "a NaN beta reads C";
 }
 
 // Banks a warp's transposing store hits: lanes hold consecutive A-load slots (row, k-group of 4).

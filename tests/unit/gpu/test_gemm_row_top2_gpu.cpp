@@ -325,25 +325,30 @@ TEST(RowTop2Fused, LaterTilesOfARowMeetItsSecondWordSet) {
 // apart. Each tile configuration forced on a shape with interior tiles (16-byte C), over the inputs
 // of t::SpecialData (ties within and across runs, NaN rows, -inf, all NaN, all equal, +inf among
 // NaN, signed zeros), alpha < 0: the twin rule with beta 0 (C stored and not) and with beta != 0 (C
-// read ahead: the kernels for beta != 0 take their own interior form).
+// read ahead: the kernels for beta != 0 take their own interior form). Then a grid in which no block
+// meets an edge, whose call without C takes the kernel compiled for such grids (GridForm): its rows
+// must be those of the general kernel's call with C.
 TEST(RowTop2Fused, InteriorTilesOverTiesAndSpecialValues) {
   GPUPRIMS_REQUIRE_GPU();
   const int tested = for_each_tile_path([](const d::RungEntry& path, const d::DeviceShape& device) {
-    // Two tile rows and columns and a tail of each; ldc = n + 1, a multiple of 4.
-    const t::GemmLayout l = t::make_layout(2 * path.bm + 3, 2 * path.bn + 3, 6, 0, 0, 1);
-    ASSERT_EQ(l.ldc % 4, 0);
-    ForcedUnsplitCall call(path, l, device);
-    ASSERT_TRUE(call.ok());
-    for (const t::SpecialData data : t::kSpecialData) {
-      const t::GemmInputs in = t::special_inputs(l, data, 1500 + static_cast<std::uint64_t>(data));
-      t::GuardedOperands ops(l, in);
-      ASSERT_TRUE(ops.ok());
-      SCOPED_TRACE(l.describe() + " data " + std::to_string(static_cast<int>(data)));
-      expect_forced_plan_matches_twin(call.plan, l, ops.a, ops.b, ops.c, call.ws.get(), call.ws_bytes, call.out.get(),
-                                      -0.75f);
-      expect_forced_plan_matches_twin(call.plan, l, ops.a, ops.b, ops.c, call.ws.get(), call.ws_bytes, call.out.get(),
-                                      -0.75f, 0.5f, &in.C);
-      EXPECT_EQ(ops.guard_damage(), "");
+    // Two tile rows and columns and a tail of each; ldc = n + 1, a multiple of 4. Then 2 x 2 whole
+    // tiles of 3 whole slabs.
+    for (const t::GemmLayout& l : {t::make_layout(2 * path.bm + 3, 2 * path.bn + 3, 6, 0, 0, 1),
+                                   t::make_layout(2 * path.bm, 2 * path.bn, 3 * path.k_step)}) {
+      ASSERT_EQ(l.ldc % 4, 0);
+      ForcedUnsplitCall call(path, l, device);
+      ASSERT_TRUE(call.ok());
+      for (const t::SpecialData data : t::kSpecialData) {
+        const t::GemmInputs in = t::special_inputs(l, data, 1500 + static_cast<std::uint64_t>(data));
+        t::GuardedOperands ops(l, in);
+        ASSERT_TRUE(ops.ok());
+        SCOPED_TRACE(l.describe() + " data " + std::to_string(static_cast<int>(data)));
+        expect_forced_plan_matches_twin(call.plan, l, ops.a, ops.b, ops.c, call.ws.get(), call.ws_bytes, call.out.get(),
+                                        -0.75f);
+        expect_forced_plan_matches_twin(call.plan, l, ops.a, ops.b, ops.c, call.ws.get(), call.ws_bytes, call.out.get(),
+                                        -0.75f, 0.5f, &in.C);
+        EXPECT_EQ(ops.guard_damage(), "");
+      }
     }
   });
   EXPECT_GT(tested, 0);

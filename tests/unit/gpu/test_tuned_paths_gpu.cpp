@@ -76,7 +76,9 @@ std::vector<t::GemmLayout> layouts_for(const d::RungEntry& p) {
   // to a multiple of 4) on tiles with no m or n edge whose k tails cut A's vectors (203: 3 deep on
   // 8-deep slabs, 11 on 16- and 32-deep ones; 3: the tail is the only slab). The last two: 16-byte C
   // with k past 768, on edge tiles and on whole ones only, where 128 x 256 and 256 x 128 read C in
-  // turn for beta != 0 (WarpTileConfig::vec_reads_c_ahead).
+  // turn for beta != 0 (WarpTileConfig::vec_reads_c_ahead); the last is also a grid in which no block
+  // meets an edge, so its unsplit fused top-2 calls with beta = 0 take the kernels compiled for that
+  // (GridForm, k = 800: WarpTileConfig::whole_grid_kernel_gains).
   return {t::make_layout(1, 1, 1),
           t::make_layout(bm + 1, bn - 1, 17),
           t::make_layout(2 * bm + 3, bn + 5, 333, 1, 2, 3, 3, 2, 1),
@@ -263,7 +265,9 @@ TEST_P(TunedPaths, EveryLayoutWithOneAndSeveralKSplits) {
 }
 
 // The same inputs through every path, unsplit and split in 5 (then the split-K reduction ranks the
-// sums), over edge tiles and an unaligned C.
+// sums), over edge tiles and an unaligned C; a tile path also over a grid in which no block meets an
+// edge (2 x 2 tiles, 5 slabs: unsplit, the kernels compiled for such grids, GridForm, with C stored
+// and not).
 TEST_P(TunedPaths, FusedTop2OverTiesAndSpecialValuesWithAndWithoutKSplits) {
   GPUPRIMS_REQUIRE_GPU();
   const d::RungEntry& path = *d::tuned_paths()[GetParam()];
@@ -275,15 +279,18 @@ TEST_P(TunedPaths, FusedTop2OverTiesAndSpecialValuesWithAndWithoutKSplits) {
     case d::PathKind::outer_product: k = 3; break;       // at most k_step
     case d::PathKind::tile: break;
   }
-  const t::GemmLayout l = t::make_layout(m, n, k, 1, 2, 3, 3, 2, 1);
-  int last = 0;
-  for (const int splits : {1, 5}) {
-    const d::GemmPlan plan = d::make_plan(path, l.k, splits);
-    if (plan.splits == last) continue;
-    last = plan.splits;
-    ASSERT_TRUE(d::plan_fits(plan, l.m, l.n, l.k));
-    SCOPED_TRACE("splits " + std::to_string(plan.splits));
-    check_fused_over_special_data(plan, l, 5600 + static_cast<std::uint64_t>(GetParam()));
+  std::vector<t::GemmLayout> layouts = {t::make_layout(m, n, k, 1, 2, 3, 3, 2, 1)};
+  if (path.kind == d::PathKind::tile) layouts.push_back(t::make_layout(2 * path.bm, 2 * path.bn, 5 * path.k_step));
+  for (const t::GemmLayout& l : layouts) {
+    int last = 0;
+    for (const int splits : {1, 5}) {
+      const d::GemmPlan plan = d::make_plan(path, l.k, splits);
+      if (plan.splits == last) continue;
+      last = plan.splits;
+      ASSERT_TRUE(d::plan_fits(plan, l.m, l.n, l.k));
+      SCOPED_TRACE("splits " + std::to_string(plan.splits));
+      check_fused_over_special_data(plan, l, 5600 + static_cast<std::uint64_t>(GetParam()));
+    }
   }
 }
 

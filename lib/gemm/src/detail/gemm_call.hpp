@@ -43,4 +43,13 @@ struct GemmCall {
   StreamKArgs stream_k;  // a stream-K plan's (RungEntry::run_stream_k); unused otherwise
 };
 
+// Whether no block of a grid of bm x bn tiles, bk-deep slabs, over the call meets an edge: every tile
+// lies inside the m x n output, each block row's k range is whole slabs, A, B and C take 16-byte
+// accesses, and C is not read (beta == 0). Such a grid may run the tile launchers' whole-grid kernels,
+// which carry no edge tests (GridForm, detail/warp_tile.cuh).
+inline bool grid_is_whole(const GemmCall& c, std::int64_t bm, std::int64_t bn, std::int64_t bk) {
+  return c.ab_vec4 && c.out.c_vec4 && c.out.beta == 0.0f && c.out.m == c.op.m && c.out.n == c.op.n &&
+         c.op.m % bm == 0 && c.op.n % bn == 0 && c.op.k % bk == 0 && c.op.k_split % bk == 0;
+}
+
 }  // namespace gpuprims::detail

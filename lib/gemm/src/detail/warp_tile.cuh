@@ -3,6 +3,7 @@
 // into shared memory (A transposed and swizzled), the warp-tiled FMAs over a slab, and handing the
 // register tile to the epilogue. The rungs differ only in how they pipeline these.
 #include <cstdint>
+#include <type_traits>
 
 #include "common/device/warp_reduce.cuh"
 #include "gemm/src/detail/gemm_call.hpp"
@@ -376,6 +377,21 @@ struct TileRowRun {
   }
 };
 
+// What a tile kernel knows of every tile of its grid when it is compiled. any: nothing; each block
+// tests its own tile (slab_has_no_edge, Epilogue::interior) and the call's store and beta choices.
+// whole_stored / whole_unstored: the launch found that no block meets an edge (grid_is_whole, which
+// also asks beta == 0), and C is stored / not stored, so the kernel carries one main loop and one
+// epilogue form, without the edge paths or the other forms.
+enum class GridForm { any, whole_stored, whole_unstored };
+
+// Epilogue::with_interior_form, or the one form a whole grid's kernel was compiled for.
+template <GridForm kGrid, class Visitor, class F>
+__device__ __forceinline__ void with_tile_form(const Epilogue<Visitor>& epi, F&& f) {
+  if constexpr (kGrid == GridForm::whole_stored) f(std::true_type{}, std::false_type{});
+  else if constexpr (kGrid == GridForm::whole_unstored) f(std::false_type{}, std::false_type{});
+  else epi.with_interior_form(f);
+}
+
 // Blocks whose tile lies inside C take the unchecked form (see Epilogue::interior), in the form the
 // call's store/beta choices fix (Epilogue::with_interior_form); the branches sit outside the loops so
 // each form's code is one contiguous run and an interior block fetches only its own.
@@ -391,10 +407,12 @@ struct TileRowRun {
 // A kernel compiled for beta != 0 (kReadsC: C stored and read) reads C ahead in every form
 // (Epilogue::read1); its interior tiles vote as above for a voting visitor, and other forms visit each
 // value. Kernels for beta == 0 never compile that code.
-template <class Cfg, bool kStagedC = false, bool kReadsC = false, class Visitor>
+// A kernel compiled for a whole grid (kGrid, see GridForm) takes only its interior form.
+template <class Cfg, bool kStagedC = false, bool kReadsC = false, GridForm kGrid = GridForm::any, class Visitor>
 __device__ __forceinline__ void warp_tile_epilogue(Epilogue<Visitor>& epi, const float (&acc)[Cfg::TM][Cfg::TN],
                                                    const WarpTilePosition<Cfg>& pos, std::int64_t row0,
                                                    std::int64_t col0, float* stage = nullptr) {
+  static_assert(kGrid == GridForm::any || (!kStagedC && !kReadsC), "a whole grid's C is 16-byte and not read");
   if constexpr (kStagedC && kReadsC) {
     staged_read_ahead_epilogue<Cfg>(epi, acc, pos, row0, col0, stage);
   } else if constexpr (kStagedC) {
@@ -423,10 +441,10 @@ __device__ __forceinline__ void warp_tile_epilogue(Epilogue<Visitor>& epi, const
           acc, pos, row0, col0, read4,
           [&](std::int64_t r, std::int64_t c, float4 v, float4 old, int, int) { epi.apply4_vec(r, c, v, old); });
     }
-  } else if (epi.interior(row0, col0, Cfg::BM, Cfg::BN)) {
+  } else if (kGrid != GridForm::any || epi.interior(row0, col0, Cfg::BM, Cfg::BN)) {
     if constexpr (Visitor::kVotesPerTile) {
       TileVote<Cfg> vote;
-      epi.with_interior_form([&](auto store, auto beta) {
+      with_tile_form<kGrid>(epi, [&](auto store, auto beta) {
         for_each_vec4<Cfg>(acc, pos, row0, col0, [&](std::int64_t r, std::int64_t c, float4 a, int i, int j) {
           vote.add(i, j, epi.value4(r, c, a, decltype(store)::value, decltype(beta)::value));
         });
@@ -434,13 +452,13 @@ __device__ __forceinline__ void warp_tile_epilogue(Epilogue<Visitor>& epi, const
       vote.take(epi, pos, row0, col0);
     } else if constexpr (Visitor::kRanksRowRuns) {
       TileRowRun<Cfg> run;
-      epi.with_interior_form([&](auto store, auto beta) {
+      with_tile_form<kGrid>(epi, [&](auto store, auto beta) {
         for_each_vec4<Cfg>(acc, pos, row0, col0, [&](std::int64_t r, std::int64_t c, float4 a, int, int j) {
           run.add(epi, pos, col0, r, j, epi.value4(r, c, a, decltype(store)::value, decltype(beta)::value));
         });
       });
     } else {
-      epi.with_interior_form([&](auto store, auto beta) {
+      with_tile_form<kGrid>(epi, [&](auto store, auto beta) {
         for_each_vec4<Cfg>(acc, pos, row0, col0, [&](std::int64_t r, std::int64_t c, float4 v, int, int) {
           epi.apply4_vec(r, c, v, decltype(store)::value, decltype(beta)::value);
         });

@@ -54,6 +54,8 @@ class RowTop2Visitor {
   using Args = RowTop2Args;
   static constexpr bool kVotesPerTile = false;
   static constexpr bool kRanksRowRuns = true;
+  static constexpr unsigned kTileForms = TileForms::whole_unstored;  // the matching form: distances not kept
+  static constexpr bool kPrefetchAfterLoop = false;
 
   // Per row, not per block (the interface's argument is the call's m here): two words a row.
   static std::size_t workspace_bytes(std::int64_t rows) {

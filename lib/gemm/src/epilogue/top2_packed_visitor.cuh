@@ -36,6 +36,8 @@ class Top2PackedVisitor : public Top2Filter<PackedEntries> {
   using Args = Top2AtomicMerge::Args;
   static constexpr bool kVotesPerTile = true;
   static constexpr bool kRanksRowRuns = false;
+  static constexpr unsigned kTileForms = TileForms::read_c_ahead | TileForms::whole_stored | TileForms::whole_unstored;
+  static constexpr bool kPrefetchAfterLoop = true;
 
   static std::size_t workspace_bytes(std::int64_t) { return Top2AtomicMerge::workspace_bytes(); }
   // With a kernel before the epilogue's, that kernel sets the three words instead of a memset (one

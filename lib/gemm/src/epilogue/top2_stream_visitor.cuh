@@ -28,6 +28,8 @@ class Top2StreamVisitor {
   using Args = Top2PackedVisitor::Args;
   static constexpr bool kVotesPerTile = false;
   static constexpr bool kRanksRowRuns = false;
+  static constexpr unsigned kTileForms = 0;
+  static constexpr bool kPrefetchAfterLoop = false;
 
   // The host side and the grid's words are the packed visitor's.
   static std::size_t workspace_bytes(std::int64_t blocks) { return Top2PackedVisitor::workspace_bytes(blocks); }

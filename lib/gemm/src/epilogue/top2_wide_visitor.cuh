@@ -2,13 +2,13 @@
 // The fused top-2 for outputs of 2^32 entries or more: 64-bit linear indices, so no packed word holds
 // an entry and no 64-bit atomic merges them; blocks merge their threads' pairs and the last block
 // merges the blocks' - or, for a grid of many waves, two short kernels after the grid do
-// (common/device/top2_last_block_merge.cuh). It filters as the packed visitor does
-// (top2_packed_visitor.cuh): each finished block publishes its pair's second key as the grid's bound,
-// read at kernel start (its latency passes during the main loop); values above it or above the
-// thread's own second entry cannot enter and are skipped; interior tiles vote once per warp and rank
-// a thread's values as floats (take_run). Without the bound every value went through the exact
-// insertion: at 65536^2 x 128 the fused kernel (C not stored, 128 x 256 tiles) took 41.5 ms under ncu
-// against the per-row form's 28.2 (results/nvidia-h200/README.md, session 52, run GP).
+// (common/device/top2_last_block_merge.cuh). It filters and ranks as the packed visitor does, with
+// the code both share (Top2Filter, top2_filter.cuh): each finished block publishes its pair's second
+// key as the grid's bound, read at kernel start (its latency passes during the main loop); values
+// above it or above the thread's own second entry cannot enter and are skipped; interior tiles vote
+// once per warp and rank a thread's values as floats (take_run). Without the bound every value went
+// through the exact insertion: at 65536^2 x 128 the fused kernel (C not stored, 128 x 256 tiles) took
+// 41.5 ms under ncu against the per-row form's 28.2 (results/nvidia-h200/README.md, session 52, run GP).
 #include <cstddef>
 #include <cstdint>
 
@@ -38,6 +38,8 @@ class Top2WideVisitor : public Top2Filter<WideEntries> {
   using Args = Top2LastBlockMerge::Args;
   static constexpr bool kVotesPerTile = true;
   static constexpr bool kRanksRowRuns = false;
+  static constexpr unsigned kTileForms = 0;  // outputs of 2^32 entries or more: one kernel for any call
+  static constexpr bool kPrefetchAfterLoop = false;
 
   static std::size_t workspace_bytes(std::int64_t blocks) { return Top2LastBlockMerge::workspace_bytes(blocks); }
   // A grid of about one wave merges in its last block; a larger one leaves the merge to end().

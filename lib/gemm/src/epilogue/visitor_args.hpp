@@ -19,6 +19,14 @@ namespace gpuprims::detail {
 // paths was measured 12% slower on an H200 from instruction-fetch stalls alone).
 enum class EpilogueKind { store, top2_packed, top2_wide, row_top2 };
 
+// Which specialised forms of the tile kernels (rung 9, kernels/09_double_buffered.cuh) are compiled
+// for a visitor (Visitor::kTileForms), as bits: the kernels that read C ahead for beta != 0, and those
+// for a whole grid (GridForm, detail/warp_tile.cuh) with C stored or not. A visitor without a form
+// takes the general kernel there, which keeps what the rarely used visitors compile small.
+struct TileForms {
+  static constexpr unsigned read_c_ahead = 1u, whole_stored = 2u, whole_unstored = 4u;
+};
+
 // The per-row top-2's: slots[2 * r] and slots[2 * r + 1] hold row r's first and second packed
 // (order key, column) words, ~0 (empty) after begin.
 struct RowTop2Args {

@@ -4,7 +4,8 @@
 // latency hides behind arithmetic and one barrier per slab suffices instead of rung 8's two; that
 // barrier comes before the slab's last k step, whose FMAs cover the next slab's first shared reads.
 // Its epilogue sends a C without 16-byte accesses through the freed shared memory (warp_tile.cuh), and
-// its blocks take the tiles on C's edges before those inside it (tile_coord_edges_first).
+// its blocks take the tiles on C's edges before those inside it (tile_coord_edges_first). A grid in
+// which no block meets an edge runs a kernel compiled for that (GridForm): one main loop, one epilogue.
 #include <cstdint>
 #include <type_traits>
 
@@ -110,46 +111,54 @@ constexpr int double_buffered_smem_bytes() {
 // One block's work on tile `tile_index` (in tile_coord_edges_first's order) of the product: the main loop into
 // registers, then the epilogue and its visitor's finish. Rung 9's kernel runs it once per block; the
 // stream-K kernel runs it for its blocks of whole tiles (kernels/stream_k.cuh), so those blocks run
-// the very code of the plain kernel. kVec, kStagedC, kReadsC: as double_buffered_kernel.
-template <class Cfg, bool kVec, bool kStagedC, class Visitor, bool kReadsC = false>
+// the very code of the plain kernel. kVec, kStagedC, kReadsC, kGrid: as double_buffered_kernel.
+template <class Cfg, bool kVec, bool kStagedC, class Visitor, bool kReadsC = false, GridForm kGrid = GridForm::any>
 __device__ __forceinline__ void double_buffered_tile(const GemmOperands& op, const EpilogueParams<Visitor>& ep,
                                                      std::int64_t tile_index, float* smem) {
-  const TileCoord tile = tile_coord_edges_first(tile_index, op.m, op.n, Cfg::BM, Cfg::BN, Cfg::kGroupM);
+  static_assert(kGrid == GridForm::any || kVec, "a whole grid takes 16-byte loads");
+  // A whole grid has no edge tiles, so its order is tile_coord_edges_first's over the interior alone.
+  const TileCoord tile = kGrid == GridForm::any
+                             ? tile_coord_edges_first(tile_index, op.m, op.n, Cfg::BM, Cfg::BN, Cfg::kGroupM)
+                             : tile_coord(tile_index, op.m / Cfg::BM, op.n / Cfg::BN, Cfg::kGroupM);
   const std::int64_t row0 = tile.tm * Cfg::BM, col0 = tile.tn * Cfg::BN;
   const int tid = threadIdx.x;
   SlabLoader<Cfg, kVec> loader(op, row0, col0, tid);
   const WarpTilePosition<Cfg> pos(tid);
 
   // The visitor's read of global state (prefetch: the top-2's bound) goes out before the main loop,
-  // except for the packed top-2 where blocks share the SM (kMinBlocksPerSm > 1): there it goes out
-  // after the loop, the other blocks' work covers its wait, and the main loop compiles without it. On
+  // except where blocks share the SM (kMinBlocksPerSm > 1) and the visitor allows it
+  // (kPrefetchAfterLoop: the packed top-2): there it goes out after the loop, the other blocks' work
+  // covers its wait, and the main loop compiles without it. On
   // an H200 (results/nvidia-h200, runs HZ and IB) that made the fused top-2 at 16384^2 x 64 on 64 x 128
   // tiles 1.1-1.3% faster and 120 x 20000 x 700 on 64 x 64 tiles 4%; read late, it cost 1.2% on
   // 128 x 256 tiles (a block alone on its SM waits for it with nothing else to run) and 2.1-2.7% for
   // the 64-bit-index top-2 at 65536^2 x 128 on 64 x 128 tiles.
-  constexpr bool kReadBeforeLoop = Cfg::kMinBlocksPerSm == 1 || !std::is_same_v<Visitor, Top2PackedVisitor>;
+  constexpr bool kReadBeforeLoop = Cfg::kMinBlocksPerSm == 1 || !Visitor::kPrefetchAfterLoop;
   float prefetched = 0.0f;
   if constexpr (kReadBeforeLoop) prefetched = Epilogue<Visitor>::prefetch(ep);
   float acc[Cfg::TM][Cfg::TN] = {};
-  double_buffered_mainloop<Cfg, kVec>(op, loader, smem, pos, row0, col0, acc);
+  if constexpr (kGrid == GridForm::any) double_buffered_mainloop<Cfg, kVec>(op, loader, smem, pos, row0, col0, acc);
+  else double_buffered_slabs<Cfg, true>(op, loader, smem, pos, acc);
   if constexpr (!kReadBeforeLoop) prefetched = Epilogue<Visitor>::prefetch(ep);
   Epilogue<Visitor> epi(ep, prefetched);
   static_assert(staged_epilogue_floats<Cfg>() <= double_buffered_smem_bytes<Cfg>() / 4, "staging fits");
-  warp_tile_epilogue<Cfg, kStagedC, kReadsC>(epi, acc, pos, row0, col0, smem);
+  warp_tile_epilogue<Cfg, kStagedC, kReadsC, kGrid>(epi, acc, pos, row0, col0, smem);
   epi.template finish<Cfg::kThreads>(tid);
 }
 
 // kVec: A and B take 16-byte loads; kStagedC: C does not take 16-byte accesses, so the epilogue goes
 // through shared memory (warp_tile.cuh); kReadsC: beta != 0, the epilogue reads C ahead (a kernel of
-// its own, so that the beta == 0 kernels keep their code; warp_tile_epilogue).
-template <class Cfg, bool kVec, bool kStagedC, class Visitor, bool kReadsC = false>
+// its own, so that the beta == 0 kernels keep their code; warp_tile_epilogue); kGrid: what every tile
+// of the grid is known to be (GridForm).
+template <class Cfg, bool kVec, bool kStagedC, class Visitor, bool kReadsC = false, GridForm kGrid = GridForm::any>
 __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocksPerSm)
     double_buffered_kernel(GemmOperands op, EpilogueParams<Visitor> ep) {
   // Dynamic: its size is the configuration's (double_buffered_smem_bytes), set at launch.
   extern __shared__ float4 smem_f4[];
   take_k_range(op, ep.out);  // the tuned rung's split-K plans run this kernel over several block rows
   ::gpuprims::device::allow_dependent_launch();  // a split-K reduction after this kernel may be scheduled early
-  double_buffered_tile<Cfg, kVec, kStagedC, Visitor, kReadsC>(op, ep, blockIdx.x, reinterpret_cast<float*>(smem_f4));
+  double_buffered_tile<Cfg, kVec, kStagedC, Visitor, kReadsC, kGrid>(op, ep, blockIdx.x,
+                                                                     reinterpret_cast<float*>(smem_f4));
 }
 
 template <class Cfg>
@@ -160,30 +169,49 @@ Status launch_double_buffered(const GemmCall& c) {
   // A configuration of 48 KB or more would need the opt-in attribute (cudaFuncSetAttribute) first; no
   // tuned configuration has needed it (tuning.hpp).
   static_assert(kSmem < 48 * 1024, "opt in to more than 48 KB of dynamic shared memory before launching");
-  const auto launch = [&](auto vec, auto staged_c, auto visitor, auto reads_c) {
+  const auto launch = [&](auto vec, auto staged_c, auto visitor, auto reads_c, auto grid) {
     using V = typename decltype(visitor)::type;
-    double_buffered_kernel<Cfg, decltype(vec)::value, decltype(staged_c)::value, V, decltype(reads_c)::value>
+    double_buffered_kernel<Cfg, decltype(vec)::value, decltype(staged_c)::value, V, decltype(reads_c)::value,
+                           decltype(grid)::value>
         <<<dim3(blocks, c.splits), Cfg::kThreads, kSmem, c.stream>>>(c.op, epilogue_params<V>(c));
   };
+  using AnyGrid = std::integral_constant<GridForm, GridForm::any>;
   return launch_by_vec_and_epilogue(c, [&](auto vec, auto visitor) {
-    // beta != 0 reads C: plain and fused top-2 calls take the kernels that read it ahead, for a
-    // 16-byte C where the configuration gains by it (Cfg::vec_reads_c_ahead). The fused top-2 read C
-    // in turn until session 46: 1.21x the plain call at 16384^2 x 64 with beta 1 (H200, run FN in
-    // results/nvidia-h200/README.md). The 64-bit-index top-2 (outputs of 2^32 entries or more) and the
-    // per-row top-2 keep one kernel for any beta (reading C in turn), which halves what they compile.
     using V = typename decltype(visitor)::type;
-    if constexpr (std::is_same_v<V, StoreOnlyVisitor> || std::is_same_v<V, Top2PackedVisitor>) {
-      if (c.out.beta != 0.0f && !c.out.c_vec4) {
-        launch(vec, True{}, visitor, True{});
-        return;
-      }
-      if (c.out.beta != 0.0f && Cfg::vec_reads_c_ahead(c.op.m, c.op.n, c.op.k_split)) {
-        launch(vec, False{}, visitor, True{});
+    // A grid in which no block meets an edge takes the kernel compiled for it, for C stored or not,
+    // where the visitor has one (V::kTileForms: the top-2 visitors) and its blocks' k range is short
+    // enough to gain by it (Cfg::whole_grid_kernel_gains).
+    const bool whole = grid_is_whole(c, Cfg::BM, Cfg::BN, Cfg::BK) && Cfg::whole_grid_kernel_gains(c.op.k_split);
+    if constexpr (decltype(vec)::value && (V::kTileForms & TileForms::whole_stored) != 0) {
+      if (whole && c.out.store) {
+        launch(vec, False{}, visitor, False{}, std::integral_constant<GridForm, GridForm::whole_stored>{});
         return;
       }
     }
-    if (c.out.c_vec4) launch(vec, False{}, visitor, False{});
-    else launch(vec, True{}, visitor, False{});
+    if constexpr (decltype(vec)::value && (V::kTileForms & TileForms::whole_unstored) != 0) {
+      if (whole && !c.out.store) {
+        launch(vec, False{}, visitor, False{}, std::integral_constant<GridForm, GridForm::whole_unstored>{});
+        return;
+      }
+    }
+    // beta != 0 reads C: plain and fused top-2 calls take the kernels that read it ahead
+    // (V::kTileForms), for a 16-byte C where the configuration gains by it (Cfg::vec_reads_c_ahead).
+    // The fused top-2 read C in turn until session 46: 1.21x the plain call at 16384^2 x 64 with beta
+    // 1 (H200, run FN in results/nvidia-h200/README.md). The 64-bit-index top-2 (outputs of 2^32
+    // entries or more) and the per-row top-2 keep one kernel for any beta (reading C in turn), which
+    // halves what they compile.
+    if constexpr ((V::kTileForms & TileForms::read_c_ahead) != 0) {
+      if (c.out.beta != 0.0f && !c.out.c_vec4) {
+        launch(vec, True{}, visitor, True{}, AnyGrid{});
+        return;
+      }
+      if (c.out.beta != 0.0f && Cfg::vec_reads_c_ahead(c.op.m, c.op.n, c.op.k_split)) {
+        launch(vec, False{}, visitor, True{}, AnyGrid{});
+        return;
+      }
+    }
+    if (c.out.c_vec4) launch(vec, False{}, visitor, False{}, AnyGrid{});
+    else launch(vec, True{}, visitor, False{}, AnyGrid{});
   });
 }
 
