@@ -58,10 +58,12 @@ struct WarpTileConfig {
   // Whether a call over a grid in which no block meets an edge (grid_is_whole) runs the kernel
   // compiled for such grids (GridForm: one main loop, one epilogue form) rather than the general one,
   // where its visitor has that kernel (Visitor::kTileForms), for blocks that run k_split deep. On
-  // every configuration timed, the whole-grid kernel took the three top-2 forms (C stored, not stored,
-  // per row) 0.4-6.3% less time at k = 64 to 1024, and up to 3% more at k = 2048 to 4096, where the
-  // main loop is nearly all the time: the same loop runs slower in the smaller kernel, as ptxas
-  // compiles it there (H200, runs ID and IE in results/nvidia-h200/README.md).
+  // 12 outputs over every configuration, the whole-grid kernel took the three top-2 forms (C stored,
+  // not stored, per row) 0.4-6.3% less time at k = 64 to 1024, and up to 3% more at k = 2048 to
+  // 4096, where the main loop is nearly all the time: the same loop runs slower in the smaller
+  // kernel, as ptxas compiles it there (H200, runs ID and IE in results/nvidia-h200/README.md). An
+  // exception at short k: the per-row form at 65536^2 x 128 on 128 x 256 and 256 x 128 tiles took
+  // 1.0% and 2.3% more (run IG).
   static constexpr bool whole_grid_kernel_gains(std::int64_t k_split) { return k_split <= 1024; }
   static constexpr int kAVecs = BM * BK / 4 / kThreads;  // float4 of A each thread loads per slab
   static constexpr int kBVecs = BK * BN / 4 / kThreads;  // float4 of B each thread loads per slab
