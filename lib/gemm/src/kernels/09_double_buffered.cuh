@@ -128,11 +128,11 @@ __device__ __forceinline__ void double_buffered_tile(const GemmOperands& op, con
   // The visitor's read of global state (prefetch: the top-2's bound) goes out before the main loop,
   // except where blocks share the SM (kMinBlocksPerSm > 1) and the visitor allows it
   // (kPrefetchAfterLoop: the packed top-2): there it goes out after the loop, the other blocks' work
-  // covers its wait, and the main loop compiles without it. On
-  // an H200 (results/nvidia-h200, runs HZ and IB) that made the fused top-2 at 16384^2 x 64 on 64 x 128
-  // tiles 1.1-1.3% faster and 120 x 20000 x 700 on 64 x 64 tiles 4%; read late, it cost 1.2% on
-  // 128 x 256 tiles (a block alone on its SM waits for it with nothing else to run) and 2.1-2.7% for
-  // the 64-bit-index top-2 at 65536^2 x 128 on 64 x 128 tiles.
+  // covers its wait, and the main loop compiles without it. On an H200 (results/nvidia-h200, runs HZ
+  // and IB) that made the fused top-2 at 16384^2 x 64 on 64 x 128 tiles 1.1-1.3% faster and
+  // 120 x 20000 x 700 on 64 x 64 tiles 4%; read late, it cost 1.2% on 128 x 256 tiles (a block alone
+  // on its SM waits for it with nothing else to run) and 2.1-2.7% for the 64-bit-index top-2 at
+  // 65536^2 x 128 on 64 x 128 tiles.
   constexpr bool kReadBeforeLoop = Cfg::kMinBlocksPerSm == 1 || !Visitor::kPrefetchAfterLoop;
   float prefetched = 0.0f;
   if constexpr (kReadBeforeLoop) prefetched = Epilogue<Visitor>::prefetch(ep);
