@@ -24,6 +24,7 @@
 
 #include <gpuprims/status.hpp>
 
+#include "gemm/src/detail/tile_index.hpp"
 #include "gemm/src/plan.hpp"
 
 namespace gpuprims::detail {
@@ -92,8 +93,8 @@ Status current_device_shape(const DeviceShape** out) noexcept;
 // whole slabs (the kernel's slab_has_no_edge, for operands that take 16-byte loads, as packed ones do
 // then). Tile paths only.
 inline bool whole_tiles(const RungEntry& path, std::int64_t m, std::int64_t n, std::int64_t k) {
-  return path.kind == PathKind::tile && path.bm > 0 && path.bn > 0 && path.k_step > 0 && m % path.bm == 0 &&
-         n % path.bn == 0 && k % path.k_step == 0;
+  return path.kind == PathKind::tile && path.bm > 0 && path.bn > 0 && path.k_step > 0 &&
+         tiles_cover_exactly(m, n, k, path.bm, path.bn, path.k_step);
 }
 
 // Predicted time in microseconds of plan (on tuned path `path_index`) for an m x n x k product; store_c:

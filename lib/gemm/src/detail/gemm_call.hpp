@@ -5,6 +5,7 @@
 
 #include <cstdint>
 
+#include "gemm/src/detail/tile_index.hpp"
 #include "gemm/src/epilogue/output.hpp"
 #include "gemm/src/epilogue/visitor_args.hpp"
 #include "gemm/src/stream_k_schedule.hpp"
@@ -49,7 +50,7 @@ struct GemmCall {
 // which carry no edge tests (GridForm, detail/warp_tile.cuh).
 inline bool grid_is_whole(const GemmCall& c, std::int64_t bm, std::int64_t bn, std::int64_t bk) {
   return c.ab_vec4 && c.out.c_vec4 && c.out.beta == 0.0f && c.out.m == c.op.m && c.out.n == c.op.n &&
-         c.op.m % bm == 0 && c.op.n % bn == 0 && c.op.k % bk == 0 && c.op.k_split % bk == 0;
+         tiles_cover_exactly(c.op.m, c.op.n, c.op.k, bm, bn, bk) && c.op.k_split % bk == 0;
 }
 
 }  // namespace gpuprims::detail

@@ -52,6 +52,13 @@ GPUPRIMS_HD TileCoord tile_coord_edges_first(std::int64_t block, std::int64_t m,
   return tile_coord_in<std::int64_t>(block - edge_column - edge_row, whole_m, whole_n, group_m);
 }
 
+// Whether bm x bn tiles and bk-deep slabs cover an m x n x k product exactly: no tile crosses an
+// edge of the output and no slab is a k tail (the tile kernels' whole grids).
+GPUPRIMS_HD bool tiles_cover_exactly(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t bm, std::int64_t bn,
+                                     std::int64_t bk) {
+  return m % bm == 0 && n % bn == 0 && k % bk == 0;
+}
+
 // Number of blocks for an m x n output in bm x bn tiles.
 GPUPRIMS_HD std::int64_t tile_count(std::int64_t m, std::int64_t n, std::int64_t bm, std::int64_t bn) {
   return ceil_div(m, bm) * ceil_div(n, bn);
