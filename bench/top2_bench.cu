@@ -18,6 +18,9 @@
 //                          that rung's sgemm + the pass, rows whose positions equal cuBLAS FP32 + the
 //                          pass (tf32 rounds its operands, so fewer rows agree)
 //   ours_sgemm_plain / cublas_sgemm_plain   the GEMM alone
+// Every per-row path that finds rows also records "rows_positions_equal_exact": its rows whose two
+// columns are the exact product's (a double-precision reference, double_reference_columns), so each
+// precision's neighbours are judged against the truth and not only against cuBLAS's FP32.
 // A 65536 x 65536 C is 16 GiB: the paths that store C run only when the device has room (else
 // "skipped"), and every allocation is checked against the free memory first.
 // --single M N K [nostore] [tf32x3] [rows | plain] [config=NAME] makes one call (for ncu; see run_single).
@@ -138,6 +141,115 @@ void launch_row_pass(const float* c, std::int64_t m, std::int64_t n, std::int64_
   BENCH_CUDA(cudaGetLastError());
 }
 
+// The per-row top-2 of the exact product, for judging each precision's neighbours (not timed). Each
+// product of two floats is exact in double and a row's k of them sum with a relative error near
+// k * 2^-53, so two entries swap order only where they differ by about that much: the double order
+// stands for the exact one. A block takes kRefRows rows (A's as doubles in shared memory); a thread
+// runs over columns j = tid, tid + kRefThreads, ..., keeping each row's two smallest (value, column)
+// with strict compares (ties to the lower column), then the block merges its threads' pairs per row.
+// Columns are compared only, so -0 against +0 and NaN (absent from uniform data) need no rule here.
+constexpr int kRefRows = 8;
+constexpr int kRefThreads = 256;
+
+struct RefPair {
+  double v0, v1;
+  std::int64_t c0, c1;
+  __device__ void insert(double v, std::int64_t c) {  // c above every column inserted before
+    if (v < v0) {
+      v1 = v0;
+      c1 = c0;
+      v0 = v;
+      c0 = c;
+    } else if (v < v1) {
+      v1 = v;
+      c1 = c;
+    }
+  }
+  __device__ void insert_any(double v, std::int64_t c) {  // any column: ties to the lower one
+    const bool before0 = v < v0 || (v == v0 && c < c0);
+    const bool before1 = v < v1 || (v == v1 && c < c1);
+    if (before0) {
+      v1 = v0;
+      c1 = c0;
+      v0 = v;
+      c0 = c;
+    } else if (before1) {
+      v1 = v;
+      c1 = c;
+    }
+  }
+};
+
+__global__ void __launch_bounds__(kRefThreads)
+    row_top2_double_reference(const float* a, const float* b, std::int64_t m, std::int64_t n, std::int64_t k,
+                              std::int64_t* cols) {
+  extern __shared__ double a_rows[];  // kRefRows x k
+  __shared__ RefPair pairs[kRefRows][kRefThreads / 32];
+  const std::int64_t row0 = static_cast<std::int64_t>(blockIdx.x) * kRefRows;
+  const int rows = static_cast<int>(m - row0 < kRefRows ? m - row0 : kRefRows);
+  for (std::int64_t i = threadIdx.x; i < kRefRows * k; i += kRefThreads)
+    a_rows[i] = i / k < rows ? static_cast<double>(a[(row0 + i / k) * k + i % k]) : 0.0;
+  __syncthreads();
+  RefPair best[kRefRows];
+  for (RefPair& p : best) p = RefPair{INFINITY, INFINITY, -1, -1};
+  for (std::int64_t j = threadIdx.x; j < n; j += kRefThreads) {
+    double acc[kRefRows] = {};
+    for (std::int64_t p = 0; p < k; ++p) {
+      const double bv = static_cast<double>(b[p * n + j]);
+#pragma unroll
+      for (int r = 0; r < kRefRows; ++r) acc[r] = fma(a_rows[r * k + p], bv, acc[r]);
+    }
+#pragma unroll
+    for (int r = 0; r < kRefRows; ++r) best[r].insert(acc[r], j);
+  }
+  const int lane = static_cast<int>(threadIdx.x % 32), warp = static_cast<int>(threadIdx.x / 32);
+#pragma unroll
+  for (int r = 0; r < kRefRows; ++r) {
+    for (int offset = 16; offset > 0; offset /= 2) {
+      const double v0 = __shfl_down_sync(~0u, best[r].v0, offset), v1 = __shfl_down_sync(~0u, best[r].v1, offset);
+      const auto c0 = static_cast<std::int64_t>(__shfl_down_sync(~0u, static_cast<long long>(best[r].c0), offset));
+      const auto c1 = static_cast<std::int64_t>(__shfl_down_sync(~0u, static_cast<long long>(best[r].c1), offset));
+      if (c0 >= 0) best[r].insert_any(v0, c0);
+      if (c1 >= 0) best[r].insert_any(v1, c1);
+    }
+    if (lane == 0) pairs[r][warp] = best[r];
+  }
+  __syncthreads();
+  if (threadIdx.x >= static_cast<unsigned>(rows)) return;
+  RefPair row = pairs[threadIdx.x][0];
+  for (int w = 1; w < kRefThreads / 32; ++w) {
+    const RefPair& o = pairs[threadIdx.x][w];
+    if (o.c0 >= 0) row.insert_any(o.v0, o.c0);
+    if (o.c1 >= 0) row.insert_any(o.v1, o.c1);
+  }
+  cols[2 * (row0 + threadIdx.x)] = row.c0;
+  cols[2 * (row0 + threadIdx.x) + 1] = row.c1;
+}
+
+// Each row's (first, second) column of the exact product A B (row-major A m x k, B k x n, packed).
+std::vector<std::int64_t> double_reference_columns(const float* a, const float* b, std::int64_t m, std::int64_t n,
+                                                   std::int64_t k, cudaStream_t stream) {
+  const auto cols = device_buffer<std::int64_t>(static_cast<std::size_t>(2 * m), "reference columns");
+  const std::size_t smem = static_cast<std::size_t>(kRefRows * k) * sizeof(double);
+  BENCH_CUDA(cudaFuncSetAttribute(row_top2_double_reference, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                  static_cast<int>(smem)));
+  row_top2_double_reference<<<static_cast<unsigned>((m + kRefRows - 1) / kRefRows), kRefThreads, smem, stream>>>(
+      a, b, m, n, k, cols.get());
+  BENCH_CUDA(cudaGetLastError());
+  std::vector<std::int64_t> h(static_cast<std::size_t>(2 * m));
+  BENCH_CUDA(cudaMemcpyAsync(h.data(), cols.get(), h.size() * sizeof(std::int64_t), cudaMemcpyDeviceToHost, stream));
+  BENCH_CUDA(cudaStreamSynchronize(stream));
+  return h;
+}
+
+// Rows of `got` whose positions equal the exact product's (double_reference_columns).
+std::int64_t rows_matching_reference(const std::vector<gpuprims::Top2>& got, const std::vector<std::int64_t>& ref) {
+  std::int64_t same = 0;
+  for (std::size_t r = 0; r < got.size(); ++r)
+    same += got[r].first.col == ref[2 * r] && got[r].second.col == ref[2 * r + 1] ? 1 : 0;
+  return same;
+}
+
 // Rows of `got` whose positions (first and second column) equal `want`'s.
 std::int64_t rows_with_same_positions(const std::vector<gpuprims::Top2>& got, const std::vector<gpuprims::Top2>& want) {
   std::int64_t same = 0;
@@ -165,6 +277,7 @@ void bench_per_row(const GemmShape& s, Timer& timer, const TimingOptions& opt, c
     const char* name;
     bool twin_agrees = false;
     std::int64_t cublas_rows_same = -1;
+    std::int64_t exact_rows_same = -1;
   };
   std::vector<TensorCoreRung> tc_rungs;
   if (tensor_cores)
@@ -229,10 +342,19 @@ void bench_per_row(const GemmShape& s, Timer& timer, const TimingOptions& opt, c
   // Agreement, once: the fused rows (C stored) == our sgemm + the pass, every byte; C not stored ==
   // C stored; positions against cuBLAS (FP32) + the pass, as a count of rows (near ties may order
   // otherwise under another summation order).
+  // Each precision's rows against the exact product's neighbours (double_reference_columns): ours
+  // (FP32, C stored or not: the same bits), cuBLAS FP32 + the pass, and the tensor-core rungs.
   bool twin_agrees = false, no_store_agrees = false;
-  std::int64_t cublas_rows_same = -1;
+  std::int64_t cublas_rows_same = -1, vendor_exact_rows = -1;
+  const std::vector<std::int64_t> exact = double_reference_columns(A, B, m, n, k, stream);
   fused(nullptr);
   const std::vector<gpuprims::Top2> bare = download(rows);
+  const std::int64_t fp32_exact_rows = rows_matching_reference(bare, exact);
+  if (!store_fits)
+    for (TensorCoreRung& rung : tc_rungs) {
+      fused(nullptr, rung.algo);
+      rung.exact_rows_same = rows_matching_reference(download(rows), exact);
+    }
   if (store_fits) {
     fused(C);
     const std::vector<gpuprims::Top2> stored = download(rows);
@@ -245,6 +367,7 @@ void bench_per_row(const GemmShape& s, Timer& timer, const TimingOptions& opt, c
     twin_agrees = std::memcmp(stored.data(), ours.data(), stored.size() * sizeof(gpuprims::Top2)) == 0;
     no_store_agrees = std::memcmp(stored.data(), bare.data(), stored.size() * sizeof(gpuprims::Top2)) == 0;
     cublas_rows_same = rows_with_same_positions(stored, vendor);
+    vendor_exact_rows = rows_matching_reference(vendor, exact);
     if (!twin_agrees) std::fprintf(stderr, "[bench] WARNING per-row fused and unfused top-2 disagree\n");
     for (TensorCoreRung& rung : tc_rungs) {
       fused(nullptr, rung.algo);
@@ -254,6 +377,7 @@ void bench_per_row(const GemmShape& s, Timer& timer, const TimingOptions& opt, c
       const std::vector<gpuprims::Top2> tc_twin = download(twin);
       rung.twin_agrees = std::memcmp(tc.data(), tc_twin.data(), tc.size() * sizeof(gpuprims::Top2)) == 0;
       rung.cublas_rows_same = rows_with_same_positions(tc, vendor);
+      rung.exact_rows_same = rows_matching_reference(tc, exact);
       if (!rung.twin_agrees)
         std::fprintf(stderr, "[bench] WARNING per-row fused and unfused %s top-2 disagree\n", rung.name);
     }
@@ -315,6 +439,14 @@ void bench_per_row(const GemmShape& s, Timer& timer, const TimingOptions& opt, c
     std::printf("\n");
     rec.emplace_back("time_ms", t.median_ms);
     if (baseline_ms > 0) rec.emplace_back("speedup_vs_cublas_row_pass", baseline_ms / t.median_ms);
+    // Rows whose two columns are the exact product's: ours and the tensor-core rungs, and cuBLAS's.
+    // The GEMM-alone paths find no rows.
+    const bool vendor_path = std::strncmp(p.name, "cublas", 6) == 0;
+    const bool finds_rows = std::strstr(p.name, "_plain") == nullptr;
+    const std::int64_t exact_rows = p.tensor_core != nullptr ? p.tensor_core->exact_rows_same
+                                    : vendor_path            ? vendor_exact_rows
+                                                             : fp32_exact_rows;
+    if (finds_rows && exact_rows >= 0) rec.emplace_back("rows_positions_equal_exact", exact_rows);
     if (store_fits && p.tensor_core != nullptr) {
       rec.emplace_back("fused_equals_unfused", p.tensor_core->twin_agrees);
       rec.emplace_back("rows_positions_equal_cublas", p.tensor_core->cublas_rows_same);
@@ -328,6 +460,12 @@ void bench_per_row(const GemmShape& s, Timer& timer, const TimingOptions& opt, c
   if (plain_ms > 0 && no_store_ms > 0)
     std::printf("%-18s per-row fused, C not stored / our SGEMM alone (C stored): %.3fx\n", shape.c_str(),
                 no_store_ms / plain_ms);
+  std::printf("%-18s rows whose two columns are the exact product's (of %lld): FP32 %lld, cuBLAS FP32 %lld",
+              shape.c_str(), static_cast<long long>(m), static_cast<long long>(fp32_exact_rows),
+              static_cast<long long>(vendor_exact_rows));
+  for (const TensorCoreRung& rung : tc_rungs)
+    std::printf(", %s %lld", rung.name, static_cast<long long>(rung.exact_rows_same));
+  std::printf("\n");
 }
 
 // --single M N K [nostore] [tf32x3] [rows | plain] [config=NAME]: one call, for ncu. rows: the
