@@ -384,6 +384,26 @@ struct TileRowRun {
 // epilogue form, without the edge paths or the other forms.
 enum class GridForm { any, whole_stored, whole_unstored };
 
+// For a launcher that found its grid whole (grid_is_whole): calls launch(grid) with the whole-grid form
+// (a std::integral_constant<GridForm, ...>) for C stored or not, where visitor V has a kernel of that
+// form (V::kTileForms), and says whether it did; a visitor without one compiles no call.
+template <class V, class Launch>
+bool launch_whole_grid_form(bool store, Launch&& launch) {
+  if constexpr ((V::kTileForms & TileForms::whole_stored) != 0) {
+    if (store) {
+      launch(std::integral_constant<GridForm, GridForm::whole_stored>{});
+      return true;
+    }
+  }
+  if constexpr ((V::kTileForms & TileForms::whole_unstored) != 0) {
+    if (!store) {
+      launch(std::integral_constant<GridForm, GridForm::whole_unstored>{});
+      return true;
+    }
+  }
+  return false;
+}
+
 // Epilogue::with_interior_form, or the one form a whole grid's kernel was compiled for.
 template <GridForm kGrid, class Visitor, class F>
 __device__ __forceinline__ void with_tile_form(const Epilogue<Visitor>& epi, F&& f) {

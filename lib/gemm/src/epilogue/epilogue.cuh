@@ -5,8 +5,8 @@
 // it, reduce it. The mainloop hands over accumulators and knows nothing of what the visitor does.
 // Kernels call prefetch() before their main loop, so a visitor's read of global state (the top-2's
 // current bound) is in flight while they compute, and construct the epilogue after it (rung 9's tile
-// kernels call it after the loop for the packed top-2 where blocks share an SM: double_buffered_tile
-// says why).
+// kernels call it after the loop where blocks share an SM and the visitor allows it,
+// Visitor::kPrefetchAfterLoop: double_buffered_tile says why).
 #include <cstdint>
 #include <limits>
 #include <type_traits>

@@ -181,18 +181,10 @@ Status launch_double_buffered(const GemmCall& c) {
     // A grid in which no block meets an edge takes the kernel compiled for it, for C stored or not,
     // where the visitor has one (V::kTileForms: the top-2 visitors) and its blocks' k range is short
     // enough to gain by it (Cfg::whole_grid_kernel_gains).
-    const bool whole = grid_is_whole(c, Cfg::BM, Cfg::BN, Cfg::BK) && Cfg::whole_grid_kernel_gains(c.op.k_split);
-    if constexpr (decltype(vec)::value && (V::kTileForms & TileForms::whole_stored) != 0) {
-      if (whole && c.out.store) {
-        launch(vec, False{}, visitor, False{}, std::integral_constant<GridForm, GridForm::whole_stored>{});
+    if constexpr (decltype(vec)::value) {
+      if (grid_is_whole(c, Cfg::BM, Cfg::BN, Cfg::BK) && Cfg::whole_grid_kernel_gains(c.op.k_split) &&
+          launch_whole_grid_form<V>(c.out.store, [&](auto grid) { launch(vec, False{}, visitor, False{}, grid); }))
         return;
-      }
-    }
-    if constexpr (decltype(vec)::value && (V::kTileForms & TileForms::whole_unstored) != 0) {
-      if (whole && !c.out.store) {
-        launch(vec, False{}, visitor, False{}, std::integral_constant<GridForm, GridForm::whole_unstored>{});
-        return;
-      }
     }
     // beta != 0 reads C: plain and fused top-2 calls take the kernels that read it ahead
     // (V::kTileForms), for a 16-byte C where the configuration gains by it (Cfg::vec_reads_c_ahead).
