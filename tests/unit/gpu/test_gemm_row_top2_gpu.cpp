@@ -320,6 +320,41 @@ TEST(RowTop2Fused, LaterTilesOfARowMeetItsSecondWordSet) {
   EXPECT_GT(tested, 0);
 }
 
+// Interior tiles read the words of all a thread's rows at the start of their epilogue and skip a
+// thread's run of a row whose least value is above its row's word (RowTop2Visitor::take_row). Grids
+// of three waves or more, each tile configuration forced, over the inputs of t::SpecialData, so that
+// later waves meet words already set: runs of NaN beside values above a finite word, words of +inf or
+// NaN, -0 beside a word of +0, ties at the word. A C with 16-byte accesses (ldc a multiple of 4: the
+// interior form that hands over row runs), edge tiles and a k tail; then a grid in which no block
+// meets an edge (its call without C takes the whole-grid kernel). The twin rule, C stored and not, and
+// with beta != 0 on the first.
+TEST(RowTop2Fused, LaterTilesSkipRunsAboveTheirRowsWordOverSpecialValues) {
+  GPUPRIMS_REQUIRE_GPU();
+  const int tested = for_each_tile_path([](const d::RungEntry& path, const d::DeviceShape& device) {
+    const std::int64_t resident = std::int64_t{device.sm_count} * std::max(1, d::resident_blocks_per_sm(device, &path));
+    const t::GemmLayout layouts[] = {t::make_layout(2 * path.bm + 3, (resident + 1) * path.bn + 3, 6, 0, 0, 1),
+                                     t::make_layout(2 * path.bm, (resident + 2) * path.bn, 2 * path.k_step)};
+    for (const t::GemmLayout& l : layouts) {
+      ASSERT_EQ(l.ldc % 4, 0);
+      ForcedUnsplitCall call(path, l, device);
+      ASSERT_TRUE(call.ok());
+      for (const t::SpecialData data : t::kSpecialData) {
+        const t::GemmInputs in = t::special_inputs(l, data, 1600 + static_cast<std::uint64_t>(data));
+        t::GuardedOperands ops(l, in);
+        ASSERT_TRUE(ops.ok());
+        SCOPED_TRACE(l.describe() + " data " + std::to_string(static_cast<int>(data)));
+        expect_forced_plan_matches_twin(call.plan, l, ops.a, ops.b, ops.c, call.ws.get(), call.ws_bytes,
+                                        call.out.get());
+        if (&l == &layouts[0])
+          expect_forced_plan_matches_twin(call.plan, l, ops.a, ops.b, ops.c, call.ws.get(), call.ws_bytes,
+                                          call.out.get(), 1.0f, 0.5f, &in.C);
+        EXPECT_EQ(ops.guard_damage(), "");
+      }
+    }
+  });
+  EXPECT_GT(tested, 0);
+}
+
 // Interior tiles rank a thread's run of each row as floats and pack only its two winners
 // (RowTop2Visitor::take_row), falling back to the exact ranking where floats cannot tell entries
 // apart. Each tile configuration forced on a shape with interior tiles (16-byte C), over the inputs

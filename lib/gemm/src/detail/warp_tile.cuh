@@ -356,24 +356,32 @@ struct TileVote {
 };
 
 // An interior tile's values through a visitor that ranks a thread's run of a row at once
-// (Visitor::kRanksRowRuns: the per-row top-2): add(r, j, v) takes the float4 at registers j..j+3 of
-// the thread's run of row r, already stored where C is; for_each_vec4 (and its read-ahead form) hand
-// over a row's kSubN float4s in turn, so the last one passes the row's TN values to take_row, with
-// their columns in increasing order (see WarpTilePosition).
+// (Visitor::kRanksRowRuns: the per-row top-2): begin reads the visitor's word of each of the thread's
+// TM rows (row_word) before the epilogue stores or ranks anything; add(r, i, j, v) takes the float4 at
+// registers (i, j..j+3), of the thread's run of row r, already stored where C is; for_each_vec4 (and
+// its read-ahead form) hand over a row's kSubN float4s in turn, so the last one passes the row's TN
+// values to take_row, with their columns in increasing order (see WarpTilePosition) and the row's word.
 template <class Cfg>
 struct TileRowRun {
   float values[Cfg::TN];
+  unsigned long long words[Cfg::TM];  // row i of the register tile's word (i is unrolled: registers)
 
   template <class Visitor>
+  __device__ __forceinline__ void begin(Epilogue<Visitor>& epi, const WarpTilePosition<Cfg>& pos, std::int64_t row0) {
+#pragma unroll
+    for (int i = 0; i < Cfg::TM; ++i)
+      words[i] = epi.visitor().row_word(row0 + pos.wm + (i / 4) * 16 + pos.tr * 4 + i % 4);
+  }
+  template <class Visitor>
   __device__ __forceinline__ void add(Epilogue<Visitor>& epi, const WarpTilePosition<Cfg>& pos, std::int64_t col0,
-                                      std::int64_t r, int j, float4 v) {
+                                      std::int64_t r, int i, int j, float4 v) {
     values[j] = v.x;
     values[j + 1] = v.y;
     values[j + 2] = v.z;
     values[j + 3] = v.w;
     if (j + 4 == Cfg::TN)
       epi.visitor().template take_row<Cfg::TN>(
-          r, values, [&](int s) { return col0 + pos.wn + (s / 4) * 32 + pos.tc * 4 + s % 4; });
+          r, values, [&](int s) { return col0 + pos.wn + (s / 4) * 32 + pos.tc * 4 + s % 4; }, words[i]);
   }
 };
 
@@ -452,9 +460,10 @@ __device__ __forceinline__ void warp_tile_epilogue(Epilogue<Visitor>& epi, const
       vote.take(epi, pos, row0, col0);
     } else if constexpr (Visitor::kRanksRowRuns) {
       TileRowRun<Cfg> run;
+      run.begin(epi, pos, row0);
       for_each_vec4_read_ahead<Cfg>(acc, pos, row0, col0, read4,
-                                    [&](std::int64_t r, std::int64_t c, float4 a, float4 old, int, int j) {
-        run.add(epi, pos, col0, r, j, epi.value4(r, c, a, old));
+                                    [&](std::int64_t r, std::int64_t c, float4 a, float4 old, int i, int j) {
+        run.add(epi, pos, col0, r, i, j, epi.value4(r, c, a, old));
       });
     } else {
       for_each_vec4_read_ahead<Cfg>(
@@ -472,9 +481,10 @@ __device__ __forceinline__ void warp_tile_epilogue(Epilogue<Visitor>& epi, const
       vote.take(epi, pos, row0, col0);
     } else if constexpr (Visitor::kRanksRowRuns) {
       TileRowRun<Cfg> run;
+      run.begin(epi, pos, row0);
       with_tile_form<kGrid>(epi, [&](auto store, auto beta) {
-        for_each_vec4<Cfg>(acc, pos, row0, col0, [&](std::int64_t r, std::int64_t c, float4 a, int, int j) {
-          run.add(epi, pos, col0, r, j, epi.value4(r, c, a, decltype(store)::value, decltype(beta)::value));
+        for_each_vec4<Cfg>(acc, pos, row0, col0, [&](std::int64_t r, std::int64_t c, float4 a, int i, int j) {
+          run.add(epi, pos, col0, r, i, j, epi.value4(r, c, a, decltype(store)::value, decltype(beta)::value));
         });
       });
     } else {

@@ -9,8 +9,9 @@
 // A persistent kernel names each tile's row before the tile's main loop (begin_tile), so the row's
 // second word is in by the tile's visits; then four results above both it and the thread's own
 // second entry are skipped with one float compare each. The one-tile-per-block kernels' interior
-// tiles hand over a thread's run of each row at once (take_row), ranked as floats; only its two
-// winners are packed.
+// tiles read the words of all a thread's rows at the start of the epilogue (row_word) and hand over
+// the thread's run of each row at once (take_row) with its word: a run whose least value is above
+// the word is skipped; another is ranked as floats and only its two winners are packed.
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
@@ -95,15 +96,36 @@ class RowTop2Visitor {
     pair_.add(PackedTop2::pack(order_key(v.z), col + 2));
     pair_.add(PackedTop2::pack(order_key(v.w), col + 3));
   }
+  // Row r's second word, read for an interior tile's take_row: the tile epilogue reads the words of all
+  // the thread's rows at its start (TileRowRun::begin), so they arrive while the first rows are
+  // stored and ranked, and each row's test waits for nothing.
+  __device__ __forceinline__ unsigned long long row_word(std::int64_t r) const { return load_second(r); }
+
   // A thread's run of row r in an interior tile (kRanksRowRuns): values[s] at column col(s), s in
-  // increasing column order. Ranked as floats (float_run_top2: about 5 instructions a value, where the
-  // packed insertion of visit4 took about 22; ncu at 8192^2 x 128 on 128 x 256 tiles, run GP: 3441
-  // epilogue instructions a warp against 704 for the global top-2's vote), then its two winners enter
-  // the pair; where floats cannot tell entries apart, every value does. The row's second word, read
-  // when the thread came to the row, is waited for at the row's flush, as in visit4.
+  // increasing column order; word: row r's second word read at the start of the tile's epilogue
+  // (row_word). The run is skipped when its least value is above the word, as it is for every row
+  // once the row's first tiles are in: H200, results/nvidia-h200 session 58, run IL: 7.0% less time
+  // at 65536^2 x 128 on 128 x 256 tiles than reading the word on coming to the row and using it only
+  // at the row's flush. Else it is ranked as floats (float_run_top2: about 5 instructions a value,
+  // where the packed insertion of visit4 took about 22; ncu at 8192^2 x 128 on 128 x 256 tiles, run
+  // GP), then its two winners enter the pair; where floats cannot tell entries apart, every value does.
   template <int kCount, class Col>
-  __device__ __forceinline__ void take_row(std::int64_t r, const float (&values)[kCount], const Col& col) {
-    if (r != row_) switch_row(r);
+  __device__ __forceinline__ void take_row(std::int64_t r, const float (&values)[kCount], const Col& col,
+                                           unsigned long long word) {
+    if (r != row_) {
+      flush();
+      row_ = r;
+      pair_ = PackedTop2{};
+      bound_ = word;
+      bound_early_ = false;
+      limit_stale_ = true;
+    }
+    float least = values[0];
+#pragma unroll
+    for (int s = 1; s < kCount; ++s) least = fminf(least, values[s]);
+    // fminf drops NaN: a run of NaN and values above the word leaves nothing that can enter; a NaN word
+    // (empty, or a NaN entry second) skips nothing.
+    if (least > top2_bound_of(word)) return;
     FloatRunTop2 run;
     if (float_run_top2<kCount>([&](int s) { return values[s]; }, &run)) {
       pair_.add(PackedTop2::pack(order_key(run.m1), static_cast<std::uint32_t>(col(run.s1))));

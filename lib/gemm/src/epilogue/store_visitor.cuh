@@ -22,8 +22,11 @@
 //                                  kVotesPerTile visitors only: the vote on the smallest of a thread's
 //                                  values, and all N of them, value(s) at cell(s) in row-major order
 //   kRanksRowRuns                  interior tiles hand over a thread's N values of one row at once
-//   take_row<N>(r, values, col)    kRanksRowRuns visitors only: values[s] at (r, col(s)), s = 0..N-1 in
-//                                  increasing column order
+//   row_word(r), take_row<N>(r, values, col, word)
+//                                  kRanksRowRuns visitors only: row r's word (the per-row top-2's bound),
+//                                  read for each of a thread's rows at the start of an interior tile's
+//                                  epilogue; values[s] at (r, col(s)), s = 0..N-1 in increasing column
+//                                  order, with that word
 //   finish<kThreads>(tid)          every thread, once, after its last visit, the warp converged
 //   begin_tile(r), end_tile()      a persistent kernel's (tensor_core_wgmma.cuh): before a tile's main
 //                                  loop (r: the one row the thread visits in it), after its visits,
