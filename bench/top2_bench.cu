@@ -19,7 +19,7 @@
 //                          pass (tf32 rounds its operands, so fewer rows agree)
 //   ours_sgemm_plain / cublas_sgemm_plain   the GEMM alone
 // Every per-row path that finds rows also records "rows_positions_equal_exact": its rows whose two
-// columns are the exact product's (a double-precision reference, double_reference_columns), so each
+// columns are the exact product's (a double-precision reference, double_reference_rows), so each
 // precision's neighbours are judged against the truth and not only against cuBLAS's FP32.
 // A 65536 x 65536 C is 16 GiB: the paths that store C run only when the device has room (else
 // "skipped"), and every allocation is checked against the free memory first.
@@ -147,7 +147,8 @@ void launch_row_pass(const float* c, std::int64_t m, std::int64_t n, std::int64_
 // stands for the exact one. A block takes kRefRows rows (A's as doubles in shared memory); a thread
 // runs over columns j = tid, tid + kRefThreads, ..., keeping each row's two smallest (value, column)
 // with strict compares (ties to the lower column), then the block merges its threads' pairs per row.
-// Columns are compared only, so -0 against +0 and NaN (absent from uniform data) need no rule here.
+// Only the columns are compared (rows_with_same_positions), so -0 against +0 and NaN (absent from
+// uniform data) need no rule here; the values are the double sums rounded to float.
 constexpr int kRefRows = 8;
 constexpr int kRefThreads = 256;
 
@@ -182,7 +183,7 @@ struct RefPair {
 
 __global__ void __launch_bounds__(kRefThreads)
     row_top2_double_reference(const float* a, const float* b, std::int64_t m, std::int64_t n, std::int64_t k,
-                              std::int64_t* cols) {
+                              gpuprims::Top2* out) {
   extern __shared__ double a_rows[];  // kRefRows x k
   __shared__ RefPair pairs[kRefRows][kRefThreads / 32];
   const std::int64_t row0 = static_cast<std::int64_t>(blockIdx.x) * kRefRows;
@@ -222,32 +223,25 @@ __global__ void __launch_bounds__(kRefThreads)
     if (o.c0 >= 0) row.insert_any(o.v0, o.c0);
     if (o.c1 >= 0) row.insert_any(o.v1, o.c1);
   }
-  cols[2 * (row0 + threadIdx.x)] = row.c0;
-  cols[2 * (row0 + threadIdx.x) + 1] = row.c1;
+  const std::int64_t r = row0 + threadIdx.x;
+  out[r] = gpuprims::Top2{gpuprims::MinEntry{static_cast<float>(row.v0), r, row.c0},
+                          gpuprims::MinEntry{static_cast<float>(row.v1), r, row.c1}};
 }
 
-// Each row's (first, second) column of the exact product A B (row-major A m x k, B k x n, packed).
-std::vector<std::int64_t> double_reference_columns(const float* a, const float* b, std::int64_t m, std::int64_t n,
-                                                   std::int64_t k, cudaStream_t stream) {
-  const auto cols = device_buffer<std::int64_t>(static_cast<std::size_t>(2 * m), "reference columns");
+// Each row's two smallest entries of the exact product A B (row-major A m x k, B k x n, packed).
+std::vector<gpuprims::Top2> double_reference_rows(const float* a, const float* b, std::int64_t m, std::int64_t n,
+                                                  std::int64_t k, cudaStream_t stream) {
+  const auto rows = device_buffer<gpuprims::Top2>(static_cast<std::size_t>(m), "reference rows");
   const std::size_t smem = static_cast<std::size_t>(kRefRows * k) * sizeof(double);
   BENCH_CUDA(cudaFuncSetAttribute(row_top2_double_reference, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                   static_cast<int>(smem)));
   row_top2_double_reference<<<static_cast<unsigned>((m + kRefRows - 1) / kRefRows), kRefThreads, smem, stream>>>(
-      a, b, m, n, k, cols.get());
+      a, b, m, n, k, rows.get());
   BENCH_CUDA(cudaGetLastError());
-  std::vector<std::int64_t> h(static_cast<std::size_t>(2 * m));
-  BENCH_CUDA(cudaMemcpyAsync(h.data(), cols.get(), h.size() * sizeof(std::int64_t), cudaMemcpyDeviceToHost, stream));
+  std::vector<gpuprims::Top2> h(static_cast<std::size_t>(m));
+  BENCH_CUDA(cudaMemcpyAsync(h.data(), rows.get(), h.size() * sizeof(gpuprims::Top2), cudaMemcpyDeviceToHost, stream));
   BENCH_CUDA(cudaStreamSynchronize(stream));
   return h;
-}
-
-// Rows of `got` whose positions equal the exact product's (double_reference_columns).
-std::int64_t rows_matching_reference(const std::vector<gpuprims::Top2>& got, const std::vector<std::int64_t>& ref) {
-  std::int64_t same = 0;
-  for (std::size_t r = 0; r < got.size(); ++r)
-    same += got[r].first.col == ref[2 * r] && got[r].second.col == ref[2 * r + 1] ? 1 : 0;
-  return same;
 }
 
 // Rows of `got` whose positions (first and second column) equal `want`'s.
@@ -342,18 +336,18 @@ void bench_per_row(const GemmShape& s, Timer& timer, const TimingOptions& opt, c
   // Agreement, once: the fused rows (C stored) == our sgemm + the pass, every byte; C not stored ==
   // C stored; positions against cuBLAS (FP32) + the pass, as a count of rows (near ties may order
   // otherwise under another summation order).
-  // Each precision's rows against the exact product's neighbours (double_reference_columns): ours
+  // Each precision's rows against the exact product's neighbours (double_reference_rows): ours
   // (FP32, C stored or not: the same bits), cuBLAS FP32 + the pass, and the tensor-core rungs.
   bool twin_agrees = false, no_store_agrees = false;
   std::int64_t cublas_rows_same = -1, vendor_exact_rows = -1;
-  const std::vector<std::int64_t> exact = double_reference_columns(A, B, m, n, k, stream);
+  const std::vector<gpuprims::Top2> exact = double_reference_rows(A, B, m, n, k, stream);
   fused(nullptr);
   const std::vector<gpuprims::Top2> bare = download(rows);
-  const std::int64_t fp32_exact_rows = rows_matching_reference(bare, exact);
+  const std::int64_t fp32_exact_rows = rows_with_same_positions(bare, exact);
   if (!store_fits)
     for (TensorCoreRung& rung : tc_rungs) {
       fused(nullptr, rung.algo);
-      rung.exact_rows_same = rows_matching_reference(download(rows), exact);
+      rung.exact_rows_same = rows_with_same_positions(download(rows), exact);
     }
   if (store_fits) {
     fused(C);
@@ -367,7 +361,7 @@ void bench_per_row(const GemmShape& s, Timer& timer, const TimingOptions& opt, c
     twin_agrees = std::memcmp(stored.data(), ours.data(), stored.size() * sizeof(gpuprims::Top2)) == 0;
     no_store_agrees = std::memcmp(stored.data(), bare.data(), stored.size() * sizeof(gpuprims::Top2)) == 0;
     cublas_rows_same = rows_with_same_positions(stored, vendor);
-    vendor_exact_rows = rows_matching_reference(vendor, exact);
+    vendor_exact_rows = rows_with_same_positions(vendor, exact);
     if (!twin_agrees) std::fprintf(stderr, "[bench] WARNING per-row fused and unfused top-2 disagree\n");
     for (TensorCoreRung& rung : tc_rungs) {
       fused(nullptr, rung.algo);
@@ -377,7 +371,7 @@ void bench_per_row(const GemmShape& s, Timer& timer, const TimingOptions& opt, c
       const std::vector<gpuprims::Top2> tc_twin = download(twin);
       rung.twin_agrees = std::memcmp(tc.data(), tc_twin.data(), tc.size() * sizeof(gpuprims::Top2)) == 0;
       rung.cublas_rows_same = rows_with_same_positions(tc, vendor);
-      rung.exact_rows_same = rows_matching_reference(tc, exact);
+      rung.exact_rows_same = rows_with_same_positions(tc, exact);
       if (!rung.twin_agrees)
         std::fprintf(stderr, "[bench] WARNING per-row fused and unfused %s top-2 disagree\n", rung.name);
     }

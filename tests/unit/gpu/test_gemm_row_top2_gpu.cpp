@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <initializer_list>
 #include <limits>
 #include <string>
 #include <vector>
@@ -298,6 +299,27 @@ struct ForcedUnsplitCall {
   d::DeviceBuffer<Top2> out;
 };
 
+// Each layout's forced unsplit call on `path` (C with 16-byte accesses), over every input of
+// t::SpecialData (seed + the data's number): check(call, l, ops, in, first_layout) with A and B
+// uploaded, then the guard bands checked.
+template <class Check>
+void for_each_special_input(const d::RungEntry& path, const d::DeviceShape& device,
+                            std::initializer_list<t::GemmLayout> layouts, std::uint64_t seed, Check&& check) {
+  for (const t::GemmLayout& l : layouts) {
+    ASSERT_EQ(l.ldc % 4, 0);
+    ForcedUnsplitCall call(path, l, device);
+    ASSERT_TRUE(call.ok());
+    for (const t::SpecialData data : t::kSpecialData) {
+      const t::GemmInputs in = t::special_inputs(l, data, seed + static_cast<std::uint64_t>(data));
+      t::GuardedOperands ops(l, in);
+      ASSERT_TRUE(ops.ok());
+      SCOPED_TRACE(l.describe() + " data " + std::to_string(static_cast<int>(data)));
+      check(call, l, ops, in, &l == layouts.begin());
+      EXPECT_EQ(ops.guard_damage(), "");
+    }
+  }
+}
+
 // Rows with more tiles than the GPU holds at once, each tile configuration forced: later tiles of a
 // row find its second word already set by earlier ones, and their threads push nothing that does not
 // beat it (RowTop2Visitor::flush). Small integers give many ties across tiles, at that word too. The
@@ -332,25 +354,17 @@ TEST(RowTop2Fused, LaterTilesSkipRunsAboveTheirRowsWordOverSpecialValues) {
   GPUPRIMS_REQUIRE_GPU();
   const int tested = for_each_tile_path([](const d::RungEntry& path, const d::DeviceShape& device) {
     const std::int64_t resident = std::int64_t{device.sm_count} * std::max(1, d::resident_blocks_per_sm(device, &path));
-    const t::GemmLayout layouts[] = {t::make_layout(2 * path.bm + 3, (resident + 1) * path.bn + 3, 6, 0, 0, 1),
-                                     t::make_layout(2 * path.bm, (resident + 2) * path.bn, 2 * path.k_step)};
-    for (const t::GemmLayout& l : layouts) {
-      ASSERT_EQ(l.ldc % 4, 0);
-      ForcedUnsplitCall call(path, l, device);
-      ASSERT_TRUE(call.ok());
-      for (const t::SpecialData data : t::kSpecialData) {
-        const t::GemmInputs in = t::special_inputs(l, data, 1600 + static_cast<std::uint64_t>(data));
-        t::GuardedOperands ops(l, in);
-        ASSERT_TRUE(ops.ok());
-        SCOPED_TRACE(l.describe() + " data " + std::to_string(static_cast<int>(data)));
-        expect_forced_plan_matches_twin(call.plan, l, ops.a, ops.b, ops.c, call.ws.get(), call.ws_bytes,
-                                        call.out.get());
-        if (&l == &layouts[0])
-          expect_forced_plan_matches_twin(call.plan, l, ops.a, ops.b, ops.c, call.ws.get(), call.ws_bytes,
-                                          call.out.get(), 1.0f, 0.5f, &in.C);
-        EXPECT_EQ(ops.guard_damage(), "");
-      }
-    }
+    for_each_special_input(path, device,
+                           {t::make_layout(2 * path.bm + 3, (resident + 1) * path.bn + 3, 6, 0, 0, 1),
+                            t::make_layout(2 * path.bm, (resident + 2) * path.bn, 2 * path.k_step)},
+                           1600,
+                           [](ForcedUnsplitCall& call, const t::GemmLayout& l, t::GuardedOperands& ops,
+                              const t::GemmInputs& in, bool first_layout) {
+      expect_forced_plan_matches_twin(call.plan, l, ops.a, ops.b, ops.c, call.ws.get(), call.ws_bytes, call.out.get());
+      if (first_layout)
+        expect_forced_plan_matches_twin(call.plan, l, ops.a, ops.b, ops.c, call.ws.get(), call.ws_bytes, call.out.get(),
+                                        1.0f, 0.5f, &in.C);
+    });
   });
   EXPECT_GT(tested, 0);
 }
@@ -368,23 +382,17 @@ TEST(RowTop2Fused, InteriorTilesOverTiesAndSpecialValues) {
   const int tested = for_each_tile_path([](const d::RungEntry& path, const d::DeviceShape& device) {
     // Two tile rows and columns and a tail of each; ldc = n + 1, a multiple of 4. Then 2 x 2 whole
     // tiles of 3 whole slabs.
-    for (const t::GemmLayout& l : {t::make_layout(2 * path.bm + 3, 2 * path.bn + 3, 6, 0, 0, 1),
-                                   t::make_layout(2 * path.bm, 2 * path.bn, 3 * path.k_step)}) {
-      ASSERT_EQ(l.ldc % 4, 0);
-      ForcedUnsplitCall call(path, l, device);
-      ASSERT_TRUE(call.ok());
-      for (const t::SpecialData data : t::kSpecialData) {
-        const t::GemmInputs in = t::special_inputs(l, data, 1500 + static_cast<std::uint64_t>(data));
-        t::GuardedOperands ops(l, in);
-        ASSERT_TRUE(ops.ok());
-        SCOPED_TRACE(l.describe() + " data " + std::to_string(static_cast<int>(data)));
-        expect_forced_plan_matches_twin(call.plan, l, ops.a, ops.b, ops.c, call.ws.get(), call.ws_bytes, call.out.get(),
-                                        -0.75f);
-        expect_forced_plan_matches_twin(call.plan, l, ops.a, ops.b, ops.c, call.ws.get(), call.ws_bytes, call.out.get(),
-                                        -0.75f, 0.5f, &in.C);
-        EXPECT_EQ(ops.guard_damage(), "");
-      }
-    }
+    for_each_special_input(
+        path, device,
+        {t::make_layout(2 * path.bm + 3, 2 * path.bn + 3, 6, 0, 0, 1),
+         t::make_layout(2 * path.bm, 2 * path.bn, 3 * path.k_step)},
+        1500,
+        [](ForcedUnsplitCall& call, const t::GemmLayout& l, t::GuardedOperands& ops, const t::GemmInputs& in, bool) {
+      expect_forced_plan_matches_twin(call.plan, l, ops.a, ops.b, ops.c, call.ws.get(), call.ws_bytes, call.out.get(),
+                                      -0.75f);
+      expect_forced_plan_matches_twin(call.plan, l, ops.a, ops.b, ops.c, call.ws.get(), call.ws_bytes, call.out.get(),
+                                      -0.75f, 0.5f, &in.C);
+        });
   });
   EXPECT_GT(tested, 0);
 }
