@@ -112,14 +112,7 @@ class RowTop2Visitor {
   template <int kCount, class Col>
   __device__ __forceinline__ void take_row(std::int64_t r, const float (&values)[kCount], const Col& col,
                                            unsigned long long word) {
-    if (r != row_) {
-      flush();
-      row_ = r;
-      pair_ = PackedTop2{};
-      bound_ = word;
-      bound_early_ = false;
-      limit_stale_ = true;
-    }
+    if (r != row_) switch_row(r, word);
     float least = values[0];
 #pragma unroll
     for (int s = 1; s < kCount; ++s) least = fminf(least, values[s]);
@@ -149,11 +142,13 @@ class RowTop2Visitor {
  private:
   // The bound's load goes out here and is first used at the row's flush, so its latency passes
   // while the row's results are ranked.
-  __device__ __forceinline__ void switch_row(std::int64_t r) {
+  __device__ __forceinline__ void switch_row(std::int64_t r) { switch_row(r, load_second(r)); }
+  // The thread's pair of its last row leaves it, and it starts on row r, whose second word is `word`.
+  __device__ __forceinline__ void switch_row(std::int64_t r, unsigned long long word) {
     flush();
     row_ = r;
     pair_ = PackedTop2{};
-    bound_ = load_second(r);
+    bound_ = word;
     bound_early_ = false;
     limit_stale_ = true;
   }
