@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "common/src/cluster_launch.cuh"
 #include "common/src/cuda_check.hpp"
 #include "common/src/device_buffer.hpp"
 #include "common/src/device_info.hpp"
@@ -79,47 +80,78 @@ Status launch(const float* d_in, std::int64_t n, float* d_out, void* d_workspace
   return Status::success;
 }
 
-// Whether the single-pass grid kernel can run on this device: cooperative launches supported and its
-// kGridBlocks blocks resident at once (a cooperative launch is refused otherwise). Measured once per
-// device.
-std::atomic<int> g_grid_usable[kMaxCachedDevices];  // 0 unknown, 1 usable, 2 not
+// How rung 7 takes a small sum in one launch on a device (07_single_pass.cuh), measured once per device.
+enum class SinglePassForm : int { unknown = 0, cluster, cooperative_grid, one_block };
+std::atomic<int> g_single_pass_form[kMaxCachedDevices];
 
-Status grid_usable(const DeviceInfo& dev, bool* usable) {
+constexpr auto kClusterKernel = &sum_single_pass_cluster<SinglePassTuning::kGridThreads, SinglePassTuning::kGridBlocks>;
+constexpr auto kGridKernel = &sum_single_pass_grid<SinglePassTuning::kGridThreads, SinglePassTuning::kGridBlocks>;
+
+// The cluster form where the device has clusters, the kernel was built for sm_90 or later (an older
+// target's code holds the empty body) and a cluster of kGridBlocks blocks fits (more than the portable
+// 8: a device that refuses that size gets the next form); else the cooperative grid where cooperative
+// launches are supported and its blocks are resident at once (a cooperative launch is refused
+// otherwise); else one block.
+Status single_pass_form(const DeviceInfo& dev, SinglePassForm* form) {
   const bool cacheable = dev.ordinal >= 0 && dev.ordinal < kMaxCachedDevices;
-  const int cached = cacheable ? g_grid_usable[dev.ordinal].load(std::memory_order_relaxed) : 0;
+  const int cached = cacheable ? g_single_pass_form[dev.ordinal].load(std::memory_order_relaxed) : 0;
   if (cached != 0) {
-    *usable = cached == 1;
+    *form = static_cast<SinglePassForm>(cached);
     return Status::success;
   }
-  int cooperative = 0, per_sm = 0;
-  GPUPRIMS_CUDA_TRY(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, dev.ordinal));
-  GPUPRIMS_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-      &per_sm, sum_single_pass_grid<SinglePassTuning::kGridThreads, SinglePassTuning::kGridBlocks>,
-      SinglePassTuning::kGridThreads, 0));
-  const bool ok = cooperative != 0 && static_cast<std::int64_t>(per_sm) * dev.sm_count >= SinglePassTuning::kGridBlocks;
-  if (cacheable) g_grid_usable[dev.ordinal].store(ok ? 1 : 2, std::memory_order_relaxed);
-  *usable = ok;
+  *form = SinglePassForm::one_block;
+  cudaFuncAttributes attr{};
+  GPUPRIMS_CUDA_TRY(cudaFuncGetAttributes(&attr, kClusterKernel));
+  if (dev.clusters && attr.binaryVersion >= 90) {
+    const ::gpuprims::detail::ClusterLaunch launch(dim3(SinglePassTuning::kGridBlocks), SinglePassTuning::kGridThreads,
+                                                   0, SinglePassTuning::kGridBlocks, nullptr);
+    int clusters = 0;
+    if (cudaFuncSetAttribute(kClusterKernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1) == cudaSuccess &&
+        cudaOccupancyMaxActiveClusters(&clusters, kClusterKernel, &launch.config) == cudaSuccess && clusters >= 1) {
+      *form = SinglePassForm::cluster;
+    } else {
+      (void)cudaGetLastError();  // a refused size is an answer here, not an error of the call
+    }
+  }
+  if (*form == SinglePassForm::one_block) {
+    int cooperative = 0, per_sm = 0;
+    GPUPRIMS_CUDA_TRY(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, dev.ordinal));
+    GPUPRIMS_CUDA_TRY(
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kGridKernel, SinglePassTuning::kGridThreads, 0));
+    if (cooperative != 0 && static_cast<std::int64_t>(per_sm) * dev.sm_count >= SinglePassTuning::kGridBlocks)
+      *form = SinglePassForm::cooperative_grid;
+  }
+  if (cacheable) g_single_pass_form[dev.ordinal].store(static_cast<int>(*form), std::memory_order_relaxed);
   return Status::success;
 }
 
-// Rung 7: one launch for small n (the cooperative grid kernel where usable, else one block), shuffle
-// above. The grid kernel's block sums go to the workspace's first 16-byte boundary, as partials do.
+// Rung 7: one launch for small n (SinglePassForm), shuffle above. The grid kernel's block sums go to
+// the workspace's first 16-byte boundary, as partials do.
 Status launch_single_pass(const float* d_in, std::int64_t n, float* d_out, void* d_workspace, Algorithm algo,
                           const DeviceInfo& dev, cudaStream_t stream) {
   if (!single_launch(n, algo)) return launch<&sum_shuffle<kThreads>>(d_in, n, d_out, d_workspace, algo, dev, stream);
-  bool use_grid = false;
-  GPUPRIMS_TRY(grid_usable(dev, &use_grid));
-  if (!use_grid) {
-    sum_single_pass_block<SinglePassTuning::kThreads><<<1, SinglePassTuning::kThreads, 0, stream>>>(d_in, n, d_out);
-    GPUPRIMS_LAUNCH_CHECK();
-    return Status::success;
+  SinglePassForm form = SinglePassForm::one_block;
+  GPUPRIMS_TRY(single_pass_form(dev, &form));
+  switch (form) {
+    case SinglePassForm::cluster: {
+      const ::gpuprims::detail::ClusterLaunch launch(dim3(SinglePassTuning::kGridBlocks),
+                                                     SinglePassTuning::kGridThreads, 0, SinglePassTuning::kGridBlocks,
+                                                     stream);
+      GPUPRIMS_CUDA_TRY(cudaLaunchKernelEx(&launch.config, kClusterKernel, d_in, n, d_out));
+      break;
+    }
+    case SinglePassForm::cooperative_grid: {
+      float* partials = reinterpret_cast<float*>(align_partials(reinterpret_cast<std::uintptr_t>(d_workspace)));
+      void* args[] = {const_cast<float**>(&d_in), &n, &partials, &d_out};
+      GPUPRIMS_CUDA_TRY(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kGridKernel),
+                                                    dim3(SinglePassTuning::kGridBlocks),
+                                                    dim3(SinglePassTuning::kGridThreads), args, 0, stream));
+      break;
+    }
+    default:
+      sum_single_pass_block<SinglePassTuning::kThreads><<<1, SinglePassTuning::kThreads, 0, stream>>>(d_in, n, d_out);
+      break;
   }
-  float* partials = reinterpret_cast<float*>(align_partials(reinterpret_cast<std::uintptr_t>(d_workspace)));
-  void* args[] = {const_cast<float**>(&d_in), &n, &partials, &d_out};
-  GPUPRIMS_CUDA_TRY(cudaLaunchCooperativeKernel(
-      reinterpret_cast<const void*>(
-          &sum_single_pass_grid<SinglePassTuning::kGridThreads, SinglePassTuning::kGridBlocks>),
-      dim3(SinglePassTuning::kGridBlocks), dim3(SinglePassTuning::kGridThreads), args, 0, stream));
   GPUPRIMS_LAUNCH_CHECK();
   return Status::success;
 }

@@ -1,6 +1,7 @@
 #pragma once
-// Host-side launch plumbing shared by every rung: the 1D grid of output tiles, cluster launches, and
-// picking the kernel instantiation (float4 operand loads or not; the epilogue visitor) that fits the call.
+// Host-side launch plumbing shared by every rung: the 1D grid of output tiles, and picking the kernel
+// instantiation (float4 operand loads or not; the epilogue visitor) that fits the call. Cluster
+// launches (ClusterLaunch) are common/src/cluster_launch.cuh's.
 #include <climits>
 #include <cstddef>
 #include <type_traits>
@@ -8,6 +9,7 @@
 #include <gpuprims/device/dependent_launch.cuh>
 #include <gpuprims/status.hpp>
 
+#include "common/src/cluster_launch.cuh"
 #include "common/src/cuda_check.hpp"
 #include "gemm/src/detail/gemm_call.hpp"
 #include "gemm/src/detail/tile_index.hpp"
@@ -26,31 +28,6 @@ inline Status tile_grid(const GemmCall& c, int bm, int bn, unsigned* blocks) {
   *blocks = static_cast<unsigned>(tiles);
   return Status::success;
 }
-
-// A cudaLaunchKernelEx configuration of `grid` blocks in clusters of `cluster_blocks` consecutive
-// blocks along x, with the attributes it points at kept beside it (so it is not copyable). dependent:
-// also a programmatic dependent of the stream's previous kernel (dependent_launch.cuh; the kernel
-// waits for that grid before it reads what it wrote).
-struct ClusterLaunch {
-  cudaLaunchAttribute attributes[2]{};
-  cudaLaunchConfig_t config{};
-  ClusterLaunch(dim3 grid, int threads, int smem_bytes, int cluster_blocks, cudaStream_t stream,
-                bool dependent = false) {
-    attributes[0].id = cudaLaunchAttributeClusterDimension;
-    attributes[0].val.clusterDim.x = static_cast<unsigned>(cluster_blocks);
-    attributes[0].val.clusterDim.y = 1;
-    attributes[0].val.clusterDim.z = 1;
-    attributes[1] = ::gpuprims::device::dependent_launch_attribute();
-    config.gridDim = grid;
-    config.blockDim = dim3(static_cast<unsigned>(threads));
-    config.dynamicSmemBytes = static_cast<std::size_t>(smem_bytes);
-    config.stream = stream;
-    config.attrs = attributes;
-    config.numAttrs = dependent ? 2 : 1;
-  }
-  ClusterLaunch(const ClusterLaunch&) = delete;
-  ClusterLaunch& operator=(const ClusterLaunch&) = delete;
-};
 
 // A kernel's epilogue arguments for visitor V: the call's output and V's own arguments.
 template <class V>

@@ -52,6 +52,12 @@ __device__ __forceinline__ float thread_sum(const float* __restrict__ in, std::i
   float acc[kUnroll];
 #pragma unroll
   for (int u = 0; u < kUnroll; ++u) acc[u] = 0.0f;
+  // The scalar head and tail (each fewer than 4 items; item j of each goes to global thread j) are
+  // loaded before the vectors and added after them: issued after the vector loop, they waited for its
+  // adds and made a small sum of a pointer off a 16-byte boundary two trips to memory, not one.
+  const bool has_head = gtid < split.head, has_tail = gtid < split.tail;
+  const float head = has_head ? __ldg(in + gtid) : 0.0f;
+  const float tail = has_tail ? __ldg(in + split.tail_begin + gtid) : 0.0f;
 
   // kUnroll independent 16-byte loads in flight; each warp's chunk is one contiguous run.
   ::gpuprims::device::for_each_warp_chunk<kUnroll>(
@@ -76,9 +82,8 @@ __device__ __forceinline__ float thread_sum(const float* __restrict__ in, std::i
   }
   float s = acc[0];
 
-  // Scalar head and tail (each fewer than 4 items): item j of each goes to global thread j.
-  if (gtid < split.head) s += __ldg(in + gtid);
-  if (gtid < split.tail) s += __ldg(in + split.tail_begin + gtid);
+  if (has_head) s += head;
+  if (has_tail) s += tail;
   return s;
 }
 
