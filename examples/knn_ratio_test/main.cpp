@@ -7,7 +7,7 @@
 // the row's two smallest entries are its two nearest references; adding it back gives their squared
 // distances, and the test keeps a match when d1 < ratio * d2.
 // Three quarters of the queries are references plus a little noise (each should match its
-// reference), the rest are random points (ambiguous: the test should reject them). Every result is
+// reference), the rest are random points (ambiguous: the test rejects nearly all of them). Every result is
 // checked against a double-precision brute force on the host, with the FP32 GEMM's error bound
 // (docs/ERROR-BOUNDS.md) deciding which near ties either answer may take. Without a device it says so
 // and exits 0 (the call returns Status::unsupported). Usage: knn_ratio_test [seed].
@@ -204,10 +204,11 @@ int main(int argc, char** argv) {
       "%d near the threshold; %d disagreements with the double-precision brute force\n",
       seed, kQueries, kReferences, kDims, kRatio, accepted, accepted_right, planted, borderline, failures);
   // The planted queries sit 0.05 sqrt(64) = 0.4 from their reference and about 6.5 from any other:
-  // every one must be kept and matched to it; the random ones about equally far from their two
-  // nearest: the test must drop them.
-  if (accepted_right != planted || accepted != planted) {
-    std::printf("knn_ratio_test: expected the %d planted queries kept and matched, and no other\n", planted);
+  // every one must be kept and matched to it. A random query is usually about as far from its two
+  // nearest and dropped, but not always (a seed of run IX kept one of the 256, as the brute force
+  // did): whether each is kept is the exact decision's, checked above, not a count.
+  if (accepted_right != planted) {
+    std::printf("knn_ratio_test: expected the %d planted queries kept and matched\n", planted);
     return EXIT_FAILURE;
   }
   return failures == 0 ? EXIT_SUCCESS : EXIT_FAILURE;

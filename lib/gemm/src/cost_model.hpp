@@ -155,16 +155,16 @@ void for_each_candidate(std::int64_t m, std::int64_t n, std::int64_t k, const De
 // Whether the tuned rung takes the outer-product path (kOuterProductPath, kernels/outer_product.cuh)
 // for an m x n x k product instead of the plan with the lowest predicted time: 1 <= k <= 4, C stored,
 // and either C without 16-byte accesses (c_vec4 false: ldc % 4 != 0 or C not 16-byte aligned) and at
-// least OuterProductShape::kMinOutputs results, or - for a plain call only - a C with them, at least
-// kMinVectorColumns columns and kMinVectorOutputs results. A rule beside the model rather than a path
-// in it: the model does not see C's alignment, which is what sets the tile paths' time apart here
-// (tuning.hpp has the measurements).
+// least OuterProductShape::kMinOutputs results, or - for a plain call or a fused top-2, not the
+// per-row one - a C with them, at least kMinVectorColumns columns and kMinVectorOutputs results. A
+// rule beside the model rather than a path in it: the model does not see C's alignment, which is what
+// sets the tile paths' time apart here (tuning.hpp has the measurements).
 inline bool outer_product_serves(std::int64_t m, std::int64_t n, std::int64_t k, bool store_c, bool c_vec4,
                                  PickFor call = PickFor::plain) {
   using S = OuterProductShape;
   if (!store_c || k < 1 || k > S::kMaxK || n <= 0) return false;
   if (!c_vec4) return m >= ceil_div<std::int64_t>(S::kMinOutputs, n);
-  return call == PickFor::plain && n >= S::kMinVectorColumns && m >= ceil_div<std::int64_t>(S::kMinVectorOutputs, n);
+  return call != PickFor::row_top2 && n >= S::kMinVectorColumns && m >= ceil_div<std::int64_t>(S::kMinVectorOutputs, n);
 }
 
 // The plan with the lowest predicted time.

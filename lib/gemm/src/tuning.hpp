@@ -159,11 +159,24 @@ struct FewColsShape {
 // 43.8 against 44.7 with beta 1; 11584 x 2428 x 2: 31.8 against 48.3 and 77.6 against 93.2), lost at
 // 2048 x 2048 with beta 1 (17.6-17.9 against 15.1-15.3 us) and wherever n <= 512 (8192 x 512 x 4:
 // 12.2 against 9.7 us; its 512-float windows are then mostly empty or short). So a plain call with
-// 16-byte C takes it from kMinVectorColumns columns and kMinVectorOutputs results; a fused top-2 call
-// does not (its ranking makes this kernel 1.8x its plain call, session 50, run GD).
+// 16-byte C takes it from kMinVectorColumns columns and kMinVectorOutputs results. A fused top-2 call
+// did not (its ranking made this kernel 1.8x its plain call, session 50, run GD) until session 60's
+// kernel, compiled per k and without bounds tests on windows with no edge. A probe of it (run IW,
+// results/nvidia-h200/probe-outer-rows-IW.cu.txt) ran the fused top-2 with C stored at 30.1 us against
+// the tuned pick's 59.0 at 1000 x 20000 x 1, 30.4 against 34.0 at 4096 x 4096 x 2 and 35.2 against
+// 35.4 at 8192 x 2048 x 4 (16-byte C each), and the library's calls (run IY, old and new library in
+// turn) took the fused top-2 with 16-byte C from 61.3 to 29.8 us at 1000 x 20000 x 1, 81.0 to 43.0 at
+// 11584 x 2428 x 2 and 342 to 282 at 16384 x 16384 x 1. So a fused top-2 call takes it under the
+// 16-byte thresholds too (outer_product_serves, cost_model.hpp). Without C it lost at k = 1 to the
+// tiles' whole-grid kernels (4096 x 4096 x 1: 26.4 against 21.7 us; 16384 x 16384 x 1: 247 against
+// 179) while it won on grids with edges (2339 x 7091 x 1: 24.3 against 31.1): no C keeps the tiles.
+// kTop2Rows: the streaming top-2 ends each block with a merge and a push, and its blocks of 32 rows
+// were the fastest of 16, 32 and 64 at each of those shapes (2339 x 7091 x 1: 29.0, 26.4, 26.8 us; the
+// plain call's blocks of 16 rows were the fastest or within 1% of it, 20.0, 20.5 and 20.9 us).
 struct OuterProductShape {
   static constexpr int kThreads = 256;
   static constexpr int kRows = 16;
+  static constexpr int kTop2Rows = 32;
   static constexpr int kWindow = 512;
   static constexpr int kMaxK = 4;
   // Eight blocks (64 warps) per SM for every visitor (32 registers): the store-only kernel needs no

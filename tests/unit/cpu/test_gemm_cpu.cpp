@@ -383,10 +383,10 @@ TEST(GemmPlan, FitsRejectsShapesAndSplitsOutsideAPath) {
 // tiles leave more than half of the SMs idle: then into at most as many splits as fill the SMs once,
 // none shallower than kMinLadderSplitDepth, every range a whole number of 32-deep slabs. (Without a
 // GPU the rules are those of the mma.sync form; the wgmma form's keeps within fewer resident blocks.)
-// The outer-product path: its rule (k of 1 to 4, C stored without 16-byte accesses, at least
-// kMinOutputs results), its plans (one range, k at most 4), its grid (every row's windows, shifted by
-// up to 31 columns) and its workspace (none beyond the top-2's). Over random shapes the tuned plan is
-// the outer-product one exactly where the rule holds, and always fits the shape.
+// The outer-product path: its rule (k of 1 to 4, C stored: without 16-byte accesses and at least
+// kMinOutputs results, or - plain calls and the fused top-2 - wide and large), its plans (one range, k at
+// most 4), its grid (every row's windows, shifted by up to 31 columns) and its workspace (none beyond the top-2's).
+// Over random shapes the tuned plan is the outer-product one exactly where the rule holds, and always fits the shape.
 TEST(GemmPlan, OuterProductOnlyWhereItsRuleHolds) {
   using S = d::OuterProductShape;
   const d::RungEntry& outer = d::kOuterProductPath;
@@ -401,10 +401,14 @@ TEST(GemmPlan, OuterProductOnlyWhereItsRuleHolds) {
   EXPECT_FALSE(d::outer_product_serves(4095, 2048, 4, true, true)) << "16-byte C, one row short";
   EXPECT_FALSE(d::outer_product_serves(std::int64_t{1} << 20, 2047, 1, true, true)) << "16-byte C, too narrow";
   EXPECT_TRUE(d::outer_product_serves(std::int64_t{1} << 20, 2047, 1, true, false)) << "narrow without 16-byte C";
-  EXPECT_FALSE(d::outer_product_serves(2339, 7091, 1, true, true, d::PickFor::top2)) << "a fused call, 16-byte C";
+  EXPECT_TRUE(d::outer_product_serves(2339, 7091, 1, true, true, d::PickFor::top2)) << "a fused call, 16-byte C";
+  EXPECT_FALSE(d::outer_product_serves(4095, 2048, 4, true, true, d::PickFor::top2))
+      << "fused, 16-byte C, one row short";
   EXPECT_FALSE(d::outer_product_serves(2339, 7091, 1, true, true, d::PickFor::row_top2)) << "per row, 16-byte C";
   EXPECT_TRUE(d::outer_product_serves(2339, 7091, 1, true, false, d::PickFor::top2)) << "a fused call, odd ldc";
   EXPECT_FALSE(d::outer_product_serves(2339, 7091, 1, false, true)) << "C not stored";
+  EXPECT_FALSE(d::outer_product_serves(2339, 7091, 1, false, true, d::PickFor::top2)) << "fused, C not stored";
+  EXPECT_FALSE(d::outer_product_serves(2339, 7091, 1, false, false, d::PickFor::top2)) << "fused, no C, odd ldc";
   EXPECT_FALSE(d::outer_product_serves(std::int64_t{1} << 40, 0, 1, true, false)) << "no columns";
   EXPECT_TRUE(d::outer_product_serves(std::int64_t{1} << 40, std::int64_t{1} << 40, 2, true, false)) << "no overflow";
 
@@ -442,6 +446,8 @@ TEST(GemmPlan, OuterProductOnlyWhereItsRuleHolds) {
         // The workspace queries plan as if C took 16-byte accesses; they must cover the top-2 call's
         // plan with this C too.
         const d::GemmPlan fused = d::plan_for(Algorithm::tuned, m, n, k, store_c, device, c_vec4, d::PickFor::top2);
+        ASSERT_TRUE(d::plan_fits(fused, m, n, k));
+        EXPECT_EQ(fused.path == &outer, d::outer_product_serves(m, n, k, store_c, c_vec4, d::PickFor::top2));
         EXPECT_GE(gemm::top2_workspace_bytes(m, n, k), d::call_workspace_bytes(fused, m, n, true, device.sm_count));
       }
   }

@@ -472,10 +472,10 @@ TEST(OuterProductPath, EveryLayoutAndEveryK) {
 
 // The fused top-2 on the outer-product path, whose threads rank finite values as floats in the order
 // they visit them and +inf and NaN apart (top2_stream_visitor.cuh), over those inputs: blocks down
-// and across, an unaligned C, every k.
+// (of kTop2Rows rows) and across, edge and interior windows, an unaligned C, every k.
 TEST(OuterProductPath, FusedTop2OverTiesAndSpecialValues) {
   GPUPRIMS_REQUIRE_GPU();
-  const std::int64_t rows = d::OuterProductShape::kRows, window = d::OuterProductShape::kWindow;
+  const std::int64_t rows = d::OuterProductShape::kTop2Rows, window = d::OuterProductShape::kWindow;
   for (std::int64_t k = 1; k <= d::OuterProductShape::kMaxK; ++k) {
     const t::GemmLayout l = t::make_layout(2 * rows + 3, 2 * window + 77, k, 1, 2, 3, 3, 2, 1);
     const d::GemmPlan plan = d::make_plan(d::kOuterProductPath, l.k, 1);
@@ -494,7 +494,7 @@ TEST(OuterProductPath, FusedTop2OnAGridOfManyWaves) {
   ASSERT_STATUS(Status::success, d::current_device_shape(&device));
   int blocks_per_sm = 0;
   ASSERT_STATUS(Status::success, d::kOuterProductPath.occupancy(&blocks_per_sm));
-  const std::int64_t rows = d::OuterProductShape::kRows, window = d::OuterProductShape::kWindow;
+  const std::int64_t rows = d::OuterProductShape::kTop2Rows, window = d::OuterProductShape::kWindow;
   const std::int64_t waves = 3, windows_per_row = 3;
   const std::int64_t row_blocks = waves * blocks_per_sm * device->sm_count / windows_per_row + 1;
   const t::GemmLayout l = t::make_layout(row_blocks * rows - 5, windows_per_row * window - 100, 2, 0, 0, 1);
@@ -554,6 +554,41 @@ TEST(OuterProductPath, TakenByTheTunedCallWhereItsRuleHolds) {
     CUDA_OK(cudaDeviceSynchronize());
     EXPECT_EQ(t::check_gemm(l, ref, 0.5f, 2.0f, in.C, ops.c.download(), false), "");
     EXPECT_EQ(ops.guard_damage(), "");
+  }
+}
+
+// The tuned fused top-2 takes the outer-product path with 16-byte C once the output is wide and large,
+// and never without C (outer_product_serves: it lost there to the tiles' whole-grid kernels, run IY).
+TEST(OuterProductPath, TakenByTheFusedCallWhereItsRuleHolds) {
+  GPUPRIMS_REQUIRE_GPU();
+  const DeviceBuffer<gpuprims::Top2> top2_buffer(1);
+  ASSERT_TRUE(top2_buffer);
+  for (const std::int64_t k : {1, 2}) {
+    const t::GemmLayout l = t::make_layout(2100, 4100, k, 0, 0, 0);  // ldc 4100: 16-byte C
+    auto rng = t::make_rng(5350 + k);
+    const t::GemmInputs in = t::make_inputs(l, rng);
+    t::GuardedOperands ops(l, in);
+    ASSERT_TRUE(ops.ok());
+    for (const bool store_c : {true, false}) {
+      SCOPED_TRACE(l.describe() + (store_c ? " C stored" : " C not stored"));
+      const d::SgemmArgs args{l.m,
+                              l.n,
+                              l.k,
+                              1.0f,
+                              ops.a.data(),
+                              l.lda,
+                              ops.b.data(),
+                              l.ldb,
+                              0.0f,
+                              store_c ? ops.c.data() : nullptr,
+                              l.ldc,
+                              gpuprims::gemm::Algorithm::tuned,
+                              top2_buffer.get(),
+                              true};
+      d::PreparedCall prepared;
+      ASSERT_STATUS(Status::success, d::prepare_sgemm(args, nullptr, &prepared));
+      EXPECT_EQ(prepared.plan.path == &d::kOuterProductPath, store_c) << d::plan_label(prepared.plan);
+    }
   }
 }
 

@@ -10,7 +10,12 @@
 // one float4 read of each, at most 4 FMAs in k order, and the shared epilogue (any visitor; the
 // packed top-2 in its streaming form, top2_stream_visitor.cuh, whose blocks merge their pairs and
 // push once each, epilogue_in_one_wave in plan.hpp).
+// The row loop is compiled once per k and, for a window with no edge (neither a row's first window
+// nor its last), without the per-result bounds test: the kernel is bound by instruction issue as much
+// as by its stores, and the fused top-2's ranking adds about ten instructions a result to the plain
+// call's dozen (session 60, run IW: 2339 x 7091 x 1 fused 33.5 -> 26.4 us, tuning.hpp).
 #include <cstdint>
+#include <type_traits>
 
 #include <gpuprims/device/dependent_launch.cuh>
 
@@ -22,29 +27,46 @@
 
 namespace gpuprims::detail {
 
-// One result's sum over k (1 to kMaxK) in k order, with no term past k (a zero term could turn -0 into
+// One result's sum over kK (1 to kMaxK) in k order, with no term past k (a zero term could turn -0 into
 // +0).
-__device__ __forceinline__ float outer_sum(float4 a, float4 b, int k) {
+template <int kK>
+__device__ __forceinline__ float outer_sum(float4 a, float4 b) {
   float acc = a.x * b.x;
-  if (k > 1) acc = fmaf(a.y, b.y, acc);
-  if (k > 2) acc = fmaf(a.z, b.z, acc);
-  if (k > 3) acc = fmaf(a.w, b.w, acc);
+  if constexpr (kK > 1) acc = fmaf(a.y, b.y, acc);
+  if constexpr (kK > 2) acc = fmaf(a.z, b.z, acc);
+  if constexpr (kK > 3) acc = fmaf(a.w, b.w, acc);
   return acc;
 }
+
+// Calls f(std::integral_constant<int, k>) for k in 1..4.
+template <class F>
+__device__ __forceinline__ void with_constant_k(int k, F&& f) {
+  if (k == 1) f(std::integral_constant<int, 1>{});
+  else if (k == 2) f(std::integral_constant<int, 2>{});
+  else if (k == 3) f(std::integral_constant<int, 3>{});
+  else f(std::integral_constant<int, 4>{});
+}
+
+// Rows a block owns for visitor V: the streaming top-2 finishes each block with a merge and a push
+// (top2_atomic_finish), so its blocks take more rows (tuning.hpp).
+template <class V>
+inline constexpr int kOuterRows =
+    std::is_same_v<V, Top2StreamVisitor> ? OuterProductShape::kTop2Rows : OuterProductShape::kRows;
 
 template <class Visitor>
 __global__ void __launch_bounds__(OuterProductShape::kThreads, OuterProductShape::kMinBlocksPerSm)
     outer_product_kernel(GemmOperands op, EpilogueParams<Visitor> ep) {
   using S = OuterProductShape;
+  constexpr int kRows = kOuterRows<Visitor>;
   constexpr int kStaged = S::kWindow + 32;  // the window's columns and the 31 before it
   static_assert(S::kMaxK == 4 && S::kWindow % S::kThreads == 0, "a float4 of k per column; whole passes");
-  __shared__ float4 Bs[kStaged];   // column j of the window: B's k values, zeros past k
-  __shared__ float4 As[S::kRows];  // row i of the block: A's k values, zeros past k
+  __shared__ float4 Bs[kStaged];  // column j of the window: B's k values, zeros past k
+  __shared__ float4 As[kRows];    // row i of the block: A's k values, zeros past k
   ::gpuprims::device::allow_dependent_launch();
   // The grid has at most INT_MAX blocks (launch_outer_product), so a row's windows fit in 32 bits and
   // the block's place takes a 32-bit division, not the 64-bit routine (about 40 instructions a warp).
   const auto windows = static_cast<unsigned>(S::windows(op.n));
-  const std::int64_t row0 = static_cast<std::int64_t>(blockIdx.x / windows) * S::kRows;
+  const std::int64_t row0 = static_cast<std::int64_t>(blockIdx.x / windows) * kRows;
   const std::int64_t shifted0 = static_cast<std::int64_t>(blockIdx.x % windows) * S::kWindow;  // first shifted column
   const std::int64_t staged0 = shifted0 - 32;                                                  // the column Bs[0] holds
   const int tid = static_cast<int>(threadIdx.x);
@@ -70,14 +92,15 @@ __global__ void __launch_bounds__(OuterProductShape::kThreads, OuterProductShape
 #pragma unroll
   for (int u = 0; u < kStageSteps; ++u)
     if (tid + u * S::kThreads < kStaged) Bs[tid + u * S::kThreads] = staged[u];
-  if (tid < S::kRows * 4) {
+  static_assert(kRows * 4 <= S::kThreads, "a thread stages at most one of A's values");
+  if (tid < kRows * 4) {
     const int p = tid % 4;
     const std::int64_t r = row0 + tid / 4;
     reinterpret_cast<float*>(As)[tid] = p < k && r < op.m ? op.A[r * op.lda + p] : 0.0f;
   }
   __syncthreads();
   Epilogue<Visitor> epi(ep, prefetched);
-  const int rows = static_cast<int>(min_of<std::int64_t>(S::kRows, op.m - row0));  // 1..kRows
+  const int rows = static_cast<int>(min_of<std::int64_t>(kRows, op.m - row0));  // 1..kRows
   // Thread column j (q * kThreads + tid) of a row stands for output column shifted0 + j - shift, where
   // shift is the position of the row's column 0 within a 128-byte line (C may be absent, a top-2 call
   // that does not store it: then the shift only places the windows), and for B's staged column
@@ -89,13 +112,19 @@ __global__ void __launch_bounds__(OuterProductShape::kThreads, OuterProductShape
   // each row's place was worked out anew in 64 bits).
   const auto row0_address =
       reinterpret_cast<std::uintptr_t>(ep.out.C) + static_cast<std::uintptr_t>(row0 * ep.out.ldc) * sizeof(float);
-  int shift = static_cast<int>(row0_address / sizeof(float) % 32);
+  const int first_shift = static_cast<int>(row0_address / sizeof(float) % 32);
   const int shift_step = static_cast<int>(ep.out.ldc % 32);
   const bool first_window = shifted0 == 0;
   const int n_rest = static_cast<int>(min_of<std::int64_t>(op.n - shifted0, S::kWindow));  // > -32
+  // A window that is neither a row's first (lo = 0) nor its last (hi = kWindow) has every thread
+  // column inside the output, in every row.
+  const bool edge = first_window || n_rest < S::kWindow;
   constexpr int kPasses = S::kWindow / S::kThreads;
-  epi.with_interior_form([&](auto store, auto beta) {
+  const auto rows_loop = [&](auto kk, auto checked, auto store, auto beta) {
+    constexpr int kK = decltype(kk)::value;
+    constexpr bool kChecked = decltype(checked)::value;
     constexpr bool kStore = decltype(store)::value, kBeta = decltype(beta)::value;
+    int shift = first_shift;
     float* window_c = nullptr;  // C's entry of row r at column shifted0 (maybe past n; only offset from)
     if constexpr (kStore) window_c = ep.out.C + row0 * ep.out.ldc + shifted0;
     for (int i = 0; i < rows; ++i) {
@@ -106,33 +135,43 @@ __global__ void __launch_bounds__(OuterProductShape::kThreads, OuterProductShape
 #pragma unroll
       for (int q = 0; q < kPasses; ++q) {  // C's entries first (beta != 0), all in flight together
         const int j = q * S::kThreads + tid;
-        old[q] = kBeta && j >= lo && j < hi ? window_c[j - shift] : 0.0f;
+        old[q] = kBeta && (!kChecked || (j >= lo && j < hi)) ? window_c[j - shift] : 0.0f;
       }
 #pragma unroll
       for (int q = 0; q < kPasses; ++q) {
         const int j = q * S::kThreads + tid;
-        if (j >= lo && j < hi)
-          epi.apply1_at(window_c + (j - shift), r, shifted0 + (j - shift), outer_sum(a, Bs[j - shift + 32], k), old[q],
+        if (!kChecked || (j >= lo && j < hi))
+          epi.apply1_at(window_c + (j - shift), r, shifted0 + (j - shift), outer_sum<kK>(a, Bs[j - shift + 32]), old[q],
                         kStore, kBeta);
       }
       shift = (shift + shift_step) & 31;
       if constexpr (kStore) window_c += ep.out.ldc;
     }
+  };
+  epi.with_interior_form([&](auto store, auto beta) {
+    with_constant_k(k, [&](auto kk) {
+      if (edge) rows_loop(kk, std::true_type{}, store, beta);
+      else rows_loop(kk, std::false_type{}, store, beta);
+    });
   });
   epi.template finish<S::kThreads>(tid);
 }
 
 inline Status launch_outer_product(const GemmCall& c) {
-  const std::int64_t blocks =
-      ceil_div<std::int64_t>(c.op.m, OuterProductShape::kRows) * OuterProductShape::windows(c.op.n);
-  if (c.splits != 1 || c.op.k < 1 || c.op.k > OuterProductShape::kMaxK || blocks <= 0 || blocks > INT_MAX)
-    return Status::unsupported;
+  if (c.splits != 1 || c.op.k < 1 || c.op.k > OuterProductShape::kMaxK) return Status::unsupported;
+  Status status = Status::success;
   with_visitor(c.epilogue, [&](auto visitor) {
     // A thread visits its results one at a time in row-major order: the packed top-2 streams.
     using V = typename StreamingForm<typename decltype(visitor)::type>::type;
+    const std::int64_t blocks = ceil_div<std::int64_t>(c.op.m, kOuterRows<V>) * OuterProductShape::windows(c.op.n);
+    if (blocks <= 0 || blocks > INT_MAX) {
+      status = Status::unsupported;
+      return;
+    }
     outer_product_kernel<V>
         <<<static_cast<unsigned>(blocks), OuterProductShape::kThreads, 0, c.stream>>>(c.op, epilogue_params<V>(c));
   });
+  GPUPRIMS_TRY(status);
   GPUPRIMS_LAUNCH_CHECK();
   return Status::success;
 }
