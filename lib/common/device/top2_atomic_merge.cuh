@@ -80,12 +80,25 @@ __device__ __forceinline__ void top2_atomic_push(PackedTop2 pair, const Top2Atom
   atomicMin(args.words + 1, static_cast<unsigned long long>(top2_second_candidate(old, pair.w0, pair.w1)));
 }
 
+//! One packed word as a public entry (~0: missing). Row and column come from 32-bit arithmetic:
+//! the words serve outputs under 2^32 entries, so the index and cols fit, and a 64-bit division is a
+//! long routine on the last block's path (on an H200 the 32-bit form took 0.09-0.16 us off the split
+//! reduction's top-2, run JF in results/nvidia-h200/README.md).
+__device__ __forceinline__ MinEntry top2_packed_entry(std::uint64_t word, std::uint32_t cols) {
+  if (word == ~std::uint64_t{0}) return to_min_entry(0xffffffffu, kNoIndex, 1);
+  const auto index = static_cast<std::uint32_t>(word);
+  const std::uint32_t row = index / cols;
+  return MinEntry{value_from_key(static_cast<std::uint32_t>(word >> 32)), row, index - row * cols};
+}
+
 //! The grid's two words, once every push is in, as the public result (the end kernel or the last
-//! block).
+//! block). The words in numeric order are the entries in the top-2's order (key, then index), as
+//! PackedTop2::merge_into would insert them.
 __device__ __forceinline__ void top2_atomic_write_result(PackedTop2 words, std::int64_t cols, Top2* out) {
-  Top2Partial result = Top2Partial::empty();
-  words.merge_into(result);
-  *out = to_top2(result, cols);
+  const std::uint64_t first = words.w0 < words.w1 ? words.w0 : words.w1;
+  const std::uint64_t second = words.w0 < words.w1 ? words.w1 : words.w0;
+  const auto c = static_cast<std::uint32_t>(cols);
+  *out = Top2{top2_packed_entry(first, c), top2_packed_entry(second, c)};
 }
 
 //! Merges the warp's pairs and pushes the result. All 32 lanes must call it; a warp without any

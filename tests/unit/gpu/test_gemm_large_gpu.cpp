@@ -145,4 +145,51 @@ TEST(GemmHuge, OutputPast2Pow31ElementsSampledAgainstDouble) {
   EXPECT_EQ(f.second.value, u.second.value);
 }
 
+// The global top-2 of an output under 2^32 entries writes rows and columns from its packed 32-bit
+// indices with 32-bit arithmetic (top2_atomic_write_result): its two smallest entries planted past
+// linear index 2^31, the second a tie broken by the lower column, come back exact. C is not stored, so
+// the output takes no memory; k = 2 over small integers, so every entry is exact. Under the sanitizer
+// the output shrinks to 300 x 300 (the same checks, below 2^31).
+TEST(GemmLarge, FusedTop2PlantedPastIndex2To31WithoutC) {
+  GPUPRIMS_REQUIRE_GPU();
+  const std::int64_t m = t::sized_for_sanitizer<std::int64_t>(46341, 300);
+  const std::int64_t n = m, k = 2;  // 46341^2 = 2^31 + 4633 entries
+  // C[i][j] = a_i + b_j: A's row i is (1, a_i), B's column j is (b_j, 1).
+  std::vector<float> hA(static_cast<std::size_t>(m * k)), hB(static_cast<std::size_t>(k * n));
+  for (std::int64_t i = 0; i < m; ++i) {
+    hA[i * k] = 1.0f;
+    hA[i * k + 1] = static_cast<float>(1 + i % 7);
+  }
+  for (std::int64_t j = 0; j < n; ++j) {
+    hB[j] = static_cast<float>(1 + j % 5);
+    hB[n + j] = 1.0f;
+  }
+  hA[(m - 1) * k + 1] = -10.0f;  // the last row: b_j - 10, at least -9 but where planted below
+  hB[n - 1] = -5.0f;             // (m-1, n-1) = -15, the smallest, at linear index m * n - 1
+  hB[n - 2] = -4.0f;             // (m-1, n-2) and (m-1, n-3) = -14: the second is the lower column
+  hB[n - 3] = -4.0f;
+  DeviceBuffer<float> A(hA.size()), B(hB.size());
+  DeviceBuffer<gpuprims::Top2> out(1);
+  ASSERT_TRUE(A && B && out);
+  CUDA_OK(cudaMemcpy(A.get(), hA.data(), hA.size() * 4, cudaMemcpyHostToDevice));
+  CUDA_OK(cudaMemcpy(B.get(), hB.data(), hB.size() * 4, cudaMemcpyHostToDevice));
+  CUDA_OK(cudaMemset(out.get(), 0x7f, sizeof(gpuprims::Top2)));
+  ASSERT_STATUS(Status::success,
+                gpuprims::gemm::sgemm_top2_argmin(m, n, k, 1.0f, A.get(), k, B.get(), n, 0.0f, nullptr, n, out.get()));
+  CUDA_OK(cudaDeviceSynchronize());
+  gpuprims::Top2 got{};
+  CUDA_OK(cudaMemcpy(&got, out.get(), sizeof got, cudaMemcpyDeviceToHost));
+  if (m == 46341) {
+    ASSERT_GT((m - 1) * n + (n - 3), std::int64_t{1} << 31) << "both entries past 2^31";
+  }
+  EXPECT_EQ(got.first.value, -15.0f);
+  EXPECT_EQ(got.first.row, m - 1);
+  EXPECT_EQ(got.first.col, n - 1);
+  EXPECT_EQ(got.first.reserved, 0u);
+  EXPECT_EQ(got.second.value, -14.0f);
+  EXPECT_EQ(got.second.row, m - 1);
+  EXPECT_EQ(got.second.col, n - 3);
+  EXPECT_EQ(got.second.reserved, 0u);
+}
+
 }  // namespace

@@ -559,29 +559,30 @@ TEST(OuterProductPath, TakenByTheTunedCallWhereItsRuleHolds) {
 
 // The tuned fused top-2 takes the outer-product path with 16-byte C once the output is wide and large,
 // and never without C (outer_product_serves: it lost there to the tiles' whole-grid kernels, run IY).
+// Only the plan is checked (prepare_sgemm launches nothing), so the operands are device buffers of
+// the call's sizes and alignment with no data in them; the path's results are checked above.
 TEST(OuterProductPath, TakenByTheFusedCallWhereItsRuleHolds) {
   GPUPRIMS_REQUIRE_GPU();
   const DeviceBuffer<gpuprims::Top2> top2_buffer(1);
   ASSERT_TRUE(top2_buffer);
+  const std::int64_t m = 2100, n = 4100;  // ldc = n: a 16-byte C (cudaMalloc's alignment, n % 4 == 0)
   for (const std::int64_t k : {1, 2}) {
-    const t::GemmLayout l = t::make_layout(2100, 4100, k, 0, 0, 0);  // ldc 4100: 16-byte C
-    auto rng = t::make_rng(5350 + k);
-    const t::GemmInputs in = t::make_inputs(l, rng);
-    t::GuardedOperands ops(l, in);
-    ASSERT_TRUE(ops.ok());
+    const DeviceBuffer<float> a(m * k), b(k * n), c(m * n);
+    ASSERT_TRUE(a && b && c);
     for (const bool store_c : {true, false}) {
-      SCOPED_TRACE(l.describe() + (store_c ? " C stored" : " C not stored"));
-      const d::SgemmArgs args{l.m,
-                              l.n,
-                              l.k,
+      SCOPED_TRACE(std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k) +
+                   (store_c ? " C stored" : " C not stored"));
+      const d::SgemmArgs args{m,
+                              n,
+                              k,
                               1.0f,
-                              ops.a.data(),
-                              l.lda,
-                              ops.b.data(),
-                              l.ldb,
+                              a.get(),
+                              k,
+                              b.get(),
+                              n,
                               0.0f,
-                              store_c ? ops.c.data() : nullptr,
-                              l.ldc,
+                              store_c ? c.get() : nullptr,
+                              n,
                               gpuprims::gemm::Algorithm::tuned,
                               top2_buffer.get(),
                               true};

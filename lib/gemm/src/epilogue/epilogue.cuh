@@ -29,6 +29,9 @@ template <class Visitor>
 class Epilogue {
  public:
   __device__ static float prefetch(const EpilogueParams<Visitor>& params) { return Visitor::prefetch(params.visit); }
+  // What a kernel that reads nothing ahead constructs the epilogue with: NaN, no bound (every result
+  // may enter a top-2 visitor's pair until its own second entry bounds it).
+  static constexpr float kNothingPrefetched = std::numeric_limits<float>::quiet_NaN();
 
   __device__ Epilogue(const EpilogueParams<Visitor>& params, float prefetched)
       : out_(params.out), visitor_(params.visit, params.out.n, prefetched) {}

@@ -15,7 +15,9 @@
 //   kPrefetchAfterLoop             tile kernels whose blocks share an SM may read prefetch after the
 //                                  main loop instead (double_buffered_tile)
 //   kTileForms                     the specialised tile kernels compiled for it (TileForms)
-//   V(args, n, prefetched)         device: constructed after the main loop
+//   V(args, n, prefetched)         device: constructed after the main loop; a kernel that reads
+//                                  nothing ahead passes Epilogue::kNothingPrefetched (NaN), which the
+//                                  top-2 visitors take as no bound yet
 //   visit(v, r, c)                 one result at (r, c), inside the m x n output
 //   visit4(r, c, float4)           four results at (r, c..c+3), inside the output, the warp converged
 //   may_take(least), take_run<N>(value, cell)

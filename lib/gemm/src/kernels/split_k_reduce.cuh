@@ -113,8 +113,12 @@ template <int kLanes, class Visitor>
 __global__ void __launch_bounds__(kSplitKReduceThreads)
     split_k_reduce_kernel(SplitPartials parts, EpilogueParams<Visitor> ep) {
   ::gpuprims::device::wait_for_prerequisite_grid();  // launched as a dependent of the kernel that wrote the partials
-  const float prefetched = Epilogue<Visitor>::prefetch(ep);
-  Epilogue<Visitor> epi(ep, prefetched);
+  // No read of the visitor's state ahead (Visitor::prefetch, the global top-2's bound): there is no
+  // main loop here for its latency to pass in, and with a grid of about one wave no block has pushed a
+  // pair when the others start. Every thread of the grid reading that one word cost more than the
+  // filter saved: on an H200 (ncu, run JD in results/nvidia-h200/README.md) the top-2 reduction of
+  // 1000 x 3000 in 16 splits (1056 blocks) took 53.8 us without the read against 56.4 us with it.
+  Epilogue<Visitor> epi(ep, Epilogue<Visitor>::kNothingPrefetched);
   reduce_splits<kLanes>(parts, ep.out, epi);
   epi.template finish<kSplitKReduceThreads>(threadIdx.x);
 }
