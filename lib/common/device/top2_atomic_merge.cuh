@@ -4,7 +4,8 @@
 // algebra is top2_second_candidate in top2_order.hpp); warps push their partial pairs with two 64-bit
 // atomicMin. The public Top2 is written after the grid by one of two ends:
 // - a grid of more than one wave (epilogue_in_one_wave, gemm/src/plan.hpp, compares it with the
-//   kernel's occupancy): a one-thread kernel after the grid. Here a block
+//   kernel's occupancy), or a split-K reduction of a few blocks (epilogue_ends_in_dependent there,
+//   the kernel launched as its programmatic dependent): a one-thread kernel after the grid. Here a block
 //   waits for nothing, and once the first blocks have pushed, `second` bounds every later entry, so
 //   most warps find no candidate and push nothing. A ticket per block (last-block-done) would sit on
 //   every block's critical path, and with short k a GEMM has tens of thousands of small blocks.
@@ -56,7 +57,10 @@ class Top2AtomicMerge {
                       Args* args);
 
   //! After the pushing kernel: the pair as the public result in *d_out, unless that kernel wrote it.
-  static Status end(const Args& args, Top2* d_out, cudaStream_t stream);
+  //! as_dependent: by a kernel launched as that kernel's programmatic dependent (the device must have
+  //! dependent launch, and the pushing kernel must be the stream's last), so its launch overlaps the
+  //! pushing grid's end; it waits for that grid to complete before it reads the words.
+  static Status end(const Args& args, Top2* d_out, bool as_dependent, cudaStream_t stream);
 };
 
 #if defined(__CUDACC__)

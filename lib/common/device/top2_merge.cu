@@ -1,5 +1,7 @@
 // The host steps of the grid-level top-2 merges (top2_atomic_merge.cuh, top2_last_block_merge.cuh)
 // and the result of a top-2 over no entries at all: written once, here, for reduce and gemm alike.
+#include <gpuprims/device/dependent_launch.cuh>
+
 #include "common/device/top2_atomic_merge.cuh"
 #include "common/device/top2_last_block_merge.cuh"
 #include "common/device/top2_result.hpp"
@@ -42,7 +44,8 @@ __global__ void __launch_bounds__(kEndThreads) top2_partials_final_kernel(Top2La
 }
 
 __global__ void top2_atomic_end_kernel(const unsigned long long* words, Top2* out, std::int64_t cols) {
-  top2_atomic_write_result(PackedTop2{words[0], words[1]}, cols, out);
+  ::gpuprims::device::wait_for_prerequisite_grid();  // launched as the pushing kernel's dependent, or plainly
+  top2_atomic_write_result(PackedTop2{__ldcg(words), __ldcg(words + 1)}, cols, out);
 }
 
 }  // namespace
@@ -55,9 +58,10 @@ Status Top2AtomicMerge::begin(void* workspace, Top2* d_out, std::int64_t cols, b
   return Status::success;
 }
 
-Status Top2AtomicMerge::end(const Args& args, Top2* d_out, cudaStream_t stream) {
+Status Top2AtomicMerge::end(const Args& args, Top2* d_out, bool as_dependent, cudaStream_t stream) {
   if (args.out != nullptr) return Status::success;  // the kernel's last block wrote it
-  top2_atomic_end_kernel<<<1, 1, 0, stream>>>(args.words, d_out, args.cols);
+  GPUPRIMS_CUDA_TRY(::gpuprims::device::launch_maybe_dependent(&top2_atomic_end_kernel, dim3(1), dim3(1), stream,
+                                                               as_dependent, args.words, d_out, args.cols));
   GPUPRIMS_LAUNCH_CHECK();
   return Status::success;
 }

@@ -146,6 +146,9 @@ Status prepare_sgemm(const SgemmArgs& a, const GemmPlan* forced, PreparedCall* o
   p.workspace_bytes = call_workspace_bytes(p.plan, a.m, a.n, a.want_top2, p.sm_count, a.per_row);
   p.epilogue_one_wave =
       epilogue_in_one_wave(p.plan, a.m, a.n, p.sm_count, resident_blocks_per_sm(*device, p.plan.path));
+  p.epilogue_end_dependent =
+      epilogue_ends_in_dependent(p.plan, a.m, a.n, p.sm_count, c_takes_vec4(a), p.dependent_launch) &&
+      operands_outlast_a_launch(a.m, a.n, a.k);
   *out = p;
   return Status::success;
 }
@@ -192,7 +195,8 @@ Status launch_sgemm(const SgemmArgs& a, const PreparedCall& p, void* workspace, 
   const WorkspaceLayout layout = call_workspace_layout(plan, a.m, a.n, a.want_top2, p.sm_count, a.per_row);
   c.rung_workspace = plan.rung_bytes > 0 ? ws + layout.rung : nullptr;
   const bool split_launches = plan.splits > 1 && !plan.cluster;  // partial products, then their reduction
-  const EpilogueStart start{ws, a.top2, a.n, stream, a.m, p.epilogue_one_wave, split_launches};
+  const EpilogueStart start{
+      ws, a.top2, a.n, stream, a.m, p.epilogue_one_wave, split_launches, p.epilogue_end_dependent};
   GPUPRIMS_TRY(with_visitor(c.epilogue, [&](auto v) { return decltype(v)::type::begin(start, &c.visit); }));
 
   if (plan.stream_k_blocks > 0) {

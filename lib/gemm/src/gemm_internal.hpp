@@ -44,6 +44,17 @@ struct WorkspaceLayout {
 WorkspaceLayout call_workspace_layout(const GemmPlan& plan, std::int64_t m, std::int64_t n, bool want_top2,
                                       int sm_count, bool per_row = false);
 
+// The dependent end of a small split-K reduction (epilogue_ends_in_dependent, plan.hpp) is one launch
+// more than the ticket's: it pays where the GPU is still busy with the call when the host enqueues
+// that launch, so only for calls whose operands (what the partial products' kernel reads) are at least
+// this large. Smaller calls back to back are bound by the host's launches. On an H200 (run JL in
+// results/nvidia-h200/README.md), calls back to back: 1 x 1024 x 2048 (8 MiB) took 13.7-14.1 us with
+// it against 9.7-9.8 with the ticket; shapes reading 24 MiB or more, 0.3-0.6 us less with it.
+inline constexpr std::int64_t kDependentEndMinOperandBytes = std::int64_t{16} << 20;
+inline bool operands_outlast_a_launch(std::int64_t m, std::int64_t n, std::int64_t k) {
+  return (m + n) * k * static_cast<std::int64_t>(sizeof(float)) >= kDependentEndMinOperandBytes;
+}
+
 // A validated request, ready to launch: what runs and the workspace it needs.
 struct PreparedCall {
   bool no_work = false;  // nothing to compute or report: no CUDA call at all
@@ -53,6 +64,7 @@ struct PreparedCall {
   bool dependent_launch = false;           // the split-K reduction as a programmatic dependent (sm_90+)
   bool clusters = false;                   // cluster plans can run (DeviceShape::clusters)
   bool epilogue_one_wave = false;          // epilogue_in_one_wave (plan.hpp) for the plan on this device
+  bool epilogue_end_dependent = false;     // epilogue_ends_in_dependent (plan.hpp) and operands_outlast_a_launch
   Status device_status = Status::success;  // unsupported without a device (launch reports it)
 };
 

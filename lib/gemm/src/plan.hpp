@@ -205,6 +205,22 @@ inline bool epilogue_in_one_wave(const GemmPlan& p, std::int64_t m, std::int64_t
   return epilogue_blocks(p, m, n, sm_count) <= per_sm * max_of(sm_count, 1);
 }
 
+// Whether a split-K plan's fused global top-2 ends without the last-block ticket: the reduction's
+// warps push their pairs as they are, and a one-thread kernel launched as the reduction's programmatic
+// dependent (dependent_launch.cuh) writes the result once that grid has completed. Only a small
+// reduction grid, on a device with dependent launch: there the ticket's chain (the push's wait, the
+// release, the ticket, the last block's read) is longer than the wait for a grid of a few blocks to
+// complete, and eight pushes a block are few. On an H200 (run JJ, results/nvidia-h200/README.md), the
+// top-2's time over the plain reduction: 4 blocks 1.33-1.43 us against the ticket's 1.63-1.77, 16
+// blocks 1.68-1.73 against 1.99-2.03; at 128 blocks 2.35-2.58 against 2.02-2.10, 1024 warps'
+// atomics on the same two words.
+inline constexpr std::int64_t kDependentEndMaxBlocks = 16;
+inline bool epilogue_ends_in_dependent(const GemmPlan& p, std::int64_t m, std::int64_t n, int sm_count, bool vector_c,
+                                       bool dependent_launch) {
+  if (!dependent_launch || p.splits <= 1 || p.cluster || p.stream_k_blocks > 0) return false;
+  return split_k_reduce_blocks(m, n, p.splits, sm_count, vector_c) <= kDependentEndMaxBlocks;
+}
+
 // Where the parts of a call's workspace start: the top-2 part (when the call ranks), then the split
 // partials, each 256-byte aligned.
 inline constexpr std::size_t kWorkspaceAlign = 256;

@@ -897,6 +897,36 @@ TEST(GemmTop2End, InTheKernelOnlyForAboutOneWave) {
   EXPECT_TRUE(d::epilogue_in_one_wave(split, 4096, 4096, 132, 1)) << "the reduction's grid is capped per SM";
 }
 
+// A split-K reduction of at most kDependentEndMaxBlocks blocks ends its top-2 in a kernel launched as
+// its programmatic dependent, on devices that have dependent launch and for calls of at least
+// kDependentEndMinOperandBytes of operands; larger reductions, unsplit plans, cluster plans and
+// smaller calls keep the last block's write.
+TEST(GemmTop2End, InADependentKernelOnlyAfterASmallSplitReduction) {
+  const d::RungEntry& path = d::kTunedConfigs[5];
+  const d::GemmPlan split = d::make_plan(path, 4096, 4);
+  ASSERT_EQ(split.splits, 4);
+  ASSERT_EQ(d::split_k_reduce_blocks(1, 4096, 4, 132, true), 4);
+  ASSERT_EQ(d::split_k_reduce_blocks(1, 4096, 4, 132, false), d::kDependentEndMaxBlocks);
+  EXPECT_TRUE(d::epilogue_ends_in_dependent(split, 1, 4096, 132, true, true));
+  EXPECT_TRUE(d::epilogue_ends_in_dependent(split, 1, 4096, 132, false, true)) << "16 blocks, the most";
+  EXPECT_TRUE(d::epilogue_ends_in_dependent(split, 4096, 1, 132, false, true));
+  EXPECT_FALSE(d::epilogue_ends_in_dependent(split, 1, 4097, 132, false, true)) << "17 blocks";
+  EXPECT_FALSE(d::epilogue_ends_in_dependent(split, 1, 4096, 132, true, false)) << "no dependent launch";
+  const d::GemmPlan long_k = d::make_plan(path, 65536, 256);
+  ASSERT_GT(long_k.splits, 8);
+  ASSERT_GT(d::split_k_reduce_blocks(64, 64, long_k.splits, 132, true), d::kDependentEndMaxBlocks);
+  EXPECT_FALSE(d::epilogue_ends_in_dependent(long_k, 64, 64, 132, true, true)) << "64 x 64 x 65536's reduction";
+  EXPECT_FALSE(d::epilogue_ends_in_dependent(d::make_plan(path, 4096, 1), 1, 4096, 132, true, true));
+  const d::GemmPlan cluster = d::make_cluster_plan(path, 4096, 4);
+  ASSERT_TRUE(cluster.cluster) << "db_64x64x16 has a cluster form";
+  EXPECT_FALSE(d::epilogue_ends_in_dependent(cluster, 1, 4096, 132, true, true));
+  // And only for calls whose operands outlast the host's third launch.
+  EXPECT_TRUE(d::operands_outlast_a_launch(1, 4096, 4096));  // 64 MiB
+  EXPECT_TRUE(d::operands_outlast_a_launch(4095, 1, 1024));  // (4095 + 1) x 1024 floats: 16 MiB, the least
+  EXPECT_FALSE(d::operands_outlast_a_launch(4094, 1, 1024));
+  EXPECT_FALSE(d::operands_outlast_a_launch(1, 1024, 2048)) << "8 MiB";
+}
+
 // The wgmma form's cluster pick (tuning.hpp): every side divides the tile grid's (the kernel's tile
 // groups are whole clusters), at most 8 blocks, 8 only for tf32x3 on grids of 12 or more tiles per SM,
 // 2 x 2 for tf32 only below k = 512; the H100 cases the rule was measured on.

@@ -528,6 +528,61 @@ TEST(TunedPathsFusedTop2, TileGridOfManyWaves) {
   check_fused_forms_over_three_equal_rows(plan, l, 5600);
 }
 
+// The tuned fused call on a single row and on a single column with a long k: a split plan whose
+// reduction has so few blocks, and operands so large, that on a device with dependent launch its
+// warps push and a kernel launched as its dependent writes the pair (epilogue_ends_in_dependent,
+// plan.hpp; operands_outlast_a_launch, gemm_internal.hpp). Three equal entries far apart (columns 5,
+// n / 2 and n - 1 of the row; rows 5, m / 2 and m - 1 of the column) hold the least value, so the
+// pair is the first two of them, from different reduction blocks.
+TEST(TunedPathsFusedTop2, SmallSplitReductionEndsInItsDependentKernel) {
+  GPUPRIMS_REQUIRE_GPU();
+  const d::DeviceShape* device = nullptr;
+  ASSERT_STATUS(Status::success, d::current_device_shape(&device));
+  for (const bool one_row : {true, false}) {
+    const std::int64_t side = 4096, k = 4096;
+    const t::GemmLayout l = one_row ? t::make_layout(1, side, k) : t::make_layout(side, 1, k);
+    SCOPED_TRACE(l.describe());
+    // C takes 16-byte accesses on the row (ldc 4096), not on the column (ldc 1).
+    const d::GemmPlan plan =
+        d::plan_for(gpuprims::gemm::Algorithm::tuned, l.m, l.n, l.k, true, *device, one_row, d::PickFor::top2);
+    ASSERT_GT(plan.splits, 1) << d::plan_label(plan);
+    // The call's own decision (prepare_sgemm reads no memory: any device pointers will do).
+    const DeviceBuffer<float> any(4);
+    const DeviceBuffer<gpuprims::Top2> any_top2(1);
+    ASSERT_TRUE(any && any_top2);
+    d::SgemmArgs call{};
+    call.m = l.m;
+    call.n = l.n;
+    call.k = l.k;
+    call.lda = l.lda;
+    call.ldb = l.ldb;
+    call.ldc = l.ldc;
+    call.alpha = 0.5f;
+    call.A = call.B = call.C = any.get();
+    call.algo = gpuprims::gemm::Algorithm::tuned;
+    call.top2 = any_top2.get();
+    call.want_top2 = true;
+    d::PreparedCall prepared;
+    ASSERT_STATUS(Status::success, d::prepare_sgemm(call, nullptr, &prepared));
+    EXPECT_EQ(prepared.epilogue_end_dependent, device->dependent_launch);
+    auto rng = t::make_rng(one_row ? 6201 : 6202);
+    t::GemmInputs in = t::make_inputs(l, rng, gpuprims::testkit::Dist::uniform_pm1);
+    const std::int64_t planted[3] = {5, side / 2, side - 1};
+    for (const std::int64_t e : planted)
+      for (std::int64_t p = 0; p < k; ++p) {
+        // The entry becomes -4 * sum |A[0][p]| (a row) or -4 * sum |B[p][0]| (a column): far below the rest.
+        if (one_row)
+          in.B[static_cast<std::size_t>(p * l.ldb + e)] = in.A[static_cast<std::size_t>(p)] < 0 ? 4.0f : -4.0f;
+        else
+          in.A[static_cast<std::size_t>(e * l.lda + p)] = in.B[static_cast<std::size_t>(p * l.ldb)] < 0 ? 4.0f : -4.0f;
+      }
+    gpuprims::Top2 twin{};
+    check_plain_then_fused_forms(plan, l, in, 0.5f, &twin);
+    EXPECT_EQ(one_row ? twin.first.col : twin.first.row, planted[0]);
+    EXPECT_EQ(one_row ? twin.second.col : twin.second.row, planted[1]);
+  }
+}
+
 // The tuned call takes the outer-product path by itself where its rule holds (k = 3: ldc odd and
 // 2049^2 results; 16-byte C, 2900^2 results), and not for 2049^2 results once C takes 16-byte
 // accesses; the result is the product either way.

@@ -42,9 +42,10 @@ class Top2PackedVisitor : public Top2Filter<PackedEntries> {
   static std::size_t workspace_bytes(std::int64_t) { return Top2AtomicMerge::workspace_bytes(); }
   // With a kernel before the epilogue's, that kernel sets the three words instead of a memset (one
   // node less in the stream: a few microseconds, a tenth of a small split-K GEMM).
+  // A small split-K reduction's warps push and a dependent kernel writes the result (end_dependent).
   static Status begin(const EpilogueStart& s, VisitorArgs* args) {
-    GPUPRIMS_TRY(Top2AtomicMerge::begin(s.workspace, s.top2, s.cols, s.one_wave, !s.kernel_before, s.stream,
-                                        &args->top2_packed));
+    GPUPRIMS_TRY(Top2AtomicMerge::begin(s.workspace, s.top2, s.cols, s.one_wave && !s.end_dependent, !s.kernel_before,
+                                        s.stream, &args->top2_packed));
     if (s.kernel_before) {
       args->reset = args->top2_packed.words;
       args->reset_count = Top2AtomicMerge::kWords;
@@ -52,7 +53,7 @@ class Top2PackedVisitor : public Top2Filter<PackedEntries> {
     return Status::success;
   }
   static Status end(const EpilogueStart& s, const VisitorArgs& args) {
-    return Top2AtomicMerge::end(args.top2_packed, s.top2, s.stream);
+    return Top2AtomicMerge::end(args.top2_packed, s.top2, s.end_dependent, s.stream);
   }
   static Args args_of(const VisitorArgs& args) { return args.top2_packed; }
 

@@ -56,6 +56,9 @@ struct EpilogueStart {
                        // (epilogue_in_one_wave, plan.hpp): its last block may finish the grid's merge
   bool kernel_before;  // another kernel of the call (a split-K plan's partial products) runs before
                        // the one that runs the epilogue: it can set a few words (VisitorArgs::reset)
+  bool end_dependent;  // the epilogue's kernel is a small split-K reduction whose global top-2 is
+                       // written by a kernel launched as its programmatic dependent, not by its last
+                       // block (epilogue_ends_in_dependent, plan.hpp)
 };
 
 }  // namespace gpuprims::detail
