@@ -49,7 +49,7 @@ WorkspaceLayout call_workspace_layout(const GemmPlan& plan, std::int64_t m, std:
 // that launch, so only for calls whose operands (what the partial products' kernel reads) are at least
 // this large. Smaller calls back to back are bound by the host's launches. On an H200 (run JL in
 // results/nvidia-h200/README.md), calls back to back: 1 x 1024 x 2048 (8 MiB) took 13.7-14.1 us with
-// it against 9.7-9.8 with the ticket; shapes reading 24 MiB or more, 0.3-0.6 us less with it.
+// it against 9.7-9.8 with the ticket; the shapes reading 23 MiB or more, 0.2-0.6 us less with it.
 inline constexpr std::int64_t kDependentEndMinOperandBytes = std::int64_t{16} << 20;
 inline bool operands_outlast_a_launch(std::int64_t m, std::int64_t n, std::int64_t k) {
   return (m + n) * k * static_cast<std::int64_t>(sizeof(float)) >= kDependentEndMinOperandBytes;
