@@ -98,10 +98,8 @@ void expect_plan_valid(const rd::RowPlan& p, std::int64_t rows, std::int64_t col
       break;
     case rd::RowPath::block_per_row:
       EXPECT_GT(cols, 512);
-      if (cols >= Tuning::kVeryLongCols) {
+      if (cols >= Tuning::kLongCols) {  // sums of 4-byte elements (the default): 1024 from 64 KiB rows
         EXPECT_EQ(p.threads, 1024);
-      } else if (cols >= Tuning::kLongCols) {
-        EXPECT_EQ(p.threads, 512);
       } else {  // a power of two from 64 to 256 leaving each thread 12 columns or more (64: shorter rows)
         EXPECT_TRUE(p.threads == 64 || p.threads == 128 || p.threads == 256) << p.threads;
         EXPECT_TRUE(p.threads == 64 || cols >= std::int64_t{p.threads} * 12) << p.threads;
@@ -209,11 +207,22 @@ TEST(ReduceRowsCpu, RegimesGoWhereTheIssueSays) {
   EXPECT_EQ(rd::RowPath::block_per_row, rd::make_row_plan(1 << 16, 4096, 4, sm).path);
   EXPECT_EQ(rd::RowPath::block_per_row, rd::make_row_plan(1 << 12, 65536, 4, sm).path);
   EXPECT_EQ(rd::RowPath::block_per_row, rd::make_row_plan(7, 1000, 4, sm).path);  // too short to split
-  // Long rows read by 512-thread blocks, medium ones by 256-thread blocks, rows under 3072 columns by 128
-  // or 64 threads (12 columns or more each), split rows by 256-thread blocks.
-  EXPECT_EQ(512, rd::make_row_plan(1 << 12, 65536, 4, sm).threads);
-  EXPECT_EQ(512, rd::make_row_plan(1201, 16411, 4, sm).threads);
+  // Long rows read by 512-thread blocks (sums of rows of 64 KiB or more by 1024-thread blocks), medium
+  // ones by 256-thread blocks, rows under 3072 columns by 128 or 64 threads (12 columns or more each),
+  // split rows by 256-thread blocks.
+  constexpr RowWork kSum = RowWork::sum, kSelect = RowWork::select;
+  EXPECT_EQ(1024, rd::make_row_plan(1 << 12, 65536, 4, sm).threads);
+  EXPECT_EQ(512, rd::make_row_plan(1 << 12, 65536, 8, sm, kSelect).threads);
+  EXPECT_EQ(512, rd::make_row_plan(1 << 12, 65536, 32, sm, RowWork::top2).threads);
+  EXPECT_EQ(1024, rd::make_row_plan(1201, 16411, 4, sm).threads);
+  EXPECT_EQ(512, rd::make_row_plan(1201, 16411, 8, sm, kSelect).threads);
+  EXPECT_EQ(1024, rd::make_row_plan(1 << 13, 16384, 8, sm, kSum, 8).threads);
+  EXPECT_EQ(256, rd::make_row_plan(1 << 13, 16383, 8, sm, kSum, 8).threads);  // 64 KiB, but not long
+  EXPECT_EQ(512, rd::make_row_plan(1 << 13, 16384, 4, sm, kSum, 2).threads);  // 32 KiB of halves
+  EXPECT_EQ(512, rd::make_row_plan(1 << 13, 32767, 4, sm, kSum, 2).threads);
+  EXPECT_EQ(1024, rd::make_row_plan(1 << 13, 32768, 4, sm, kSum, 2).threads);
   EXPECT_EQ(1024, rd::make_row_plan(1024, 1 << 17, 4, sm).threads);
+  EXPECT_EQ(1024, rd::make_row_plan(1024, 1 << 17, 8, sm, kSelect).threads);
   // Rows too few for a block each but too many for four splits each: a 1024-thread block per row.
   EXPECT_EQ(rd::RowPath::block_per_row, rd::make_row_plan(512, 1 << 18, 4, sm).path);
   EXPECT_EQ(1024, rd::make_row_plan(512, 1 << 18, 4, sm).threads);

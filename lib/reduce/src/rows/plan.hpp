@@ -31,6 +31,15 @@ struct RowTuning {
   // than two to four splits a row (probe of session 21).
   static constexpr int kVeryLongThreads = 1024;
   static constexpr std::int64_t kVeryLongCols = std::int64_t{1} << 17;
+  // Sums take kVeryLongThreads blocks from kLongCols columns already, where a row holds at least
+  // kLongSumMinBytes (four 16-byte vectors a thread): their kernels keep to 32 registers, so two such
+  // blocks share an SM, as four of 512 do. On an H200 (session 63, run JQ: 300-8192 rows of 16384 to
+  // 100000 columns; results/nvidia-h200/README.md), 1024-thread blocks read sums of float, double, int32
+  // and half rows of 64 KiB or more faster than 512-thread ones at 103 of 117 shapes (0.1-2.7%, median of
+  // all 0.6%), as fast at 4, slower at 10 (0.3-1.6%; six of them 300 rows, one wave of 512-thread blocks
+  // and 1.14 of 1024-thread ones). Half sums of 16384 columns (32 KiB rows) were 1.5-5% slower and keep
+  // 512. The other operators keep 512: their kernels take 38-40 registers, one 1024-thread block an SM.
+  static constexpr std::int64_t kLongSumMinBytes = 65536;
   // Shorter rows on the block-per-row path get kColsPerThread columns a thread or more (three or four 16-byte
   // vectors of floats, loaded at once): blocks of 64 threads up to 1535 columns (from past group_max_cols),
   // 128 to 3071, kThreads beyond. On an H100, 256-thread blocks on rows of
@@ -215,9 +224,17 @@ constexpr std::int64_t row_cols_per_thread(RowWork work, std::size_t elem_bytes 
                                : RowTuning::kColsPerThread;
 }
 
+// Whether a row of cols elements elem_bytes wide is long enough for work to take kVeryLongThreads
+// blocks before kVeryLongCols: sums from kLongCols columns and kLongSumMinBytes.
+constexpr bool long_sum_row(std::int64_t cols, RowWork work, std::size_t elem_bytes) {
+  return work == RowWork::sum && cols >= RowTuning::kLongCols &&
+         cols * static_cast<std::int64_t>(elem_bytes) >= RowTuning::kLongSumMinBytes;
+}
+
 // Threads of the block-per-row kernel on rows of cols columns: kVeryLongThreads from kVeryLongCols,
 // kLongThreads from kLongCols, else the largest power of two in [kMinBlockThreads, kThreads] that leaves
-// each thread cols_per_thread columns or more (kMinBlockThreads on shorter rows).
+// each thread cols_per_thread columns or more (kMinBlockThreads on shorter rows). (make_row_plan gives
+// long sums kVeryLongThreads earlier: long_sum_row.)
 constexpr int block_threads(std::int64_t cols, std::int64_t cols_per_thread = RowTuning::kColsPerThread) {
   if (cols >= RowTuning::kVeryLongCols) return RowTuning::kVeryLongThreads;
   if (cols >= RowTuning::kLongCols) return RowTuning::kLongThreads;
@@ -269,7 +286,8 @@ constexpr RowPlan make_row_plan(std::int64_t rows, std::int64_t cols, std::size_
     return p;
   }
   p.path = RowPath::block_per_row;
-  p.threads = block_threads(cols, row_cols_per_thread(work, elem_bytes));
+  p.threads = long_sum_row(cols, work, elem_bytes) ? RowTuning::kVeryLongThreads
+                                                   : block_threads(cols, row_cols_per_thread(work, elem_bytes));
   p.grid = min_of(rows, RowTuning::kMaxBlockGrid);
   return p;
 }
