@@ -6,7 +6,6 @@
 #include <cstddef>
 #include <type_traits>
 
-#include <gpuprims/device/dependent_launch.cuh>
 #include <gpuprims/status.hpp>
 
 #include "common/src/cluster_launch.cuh"
