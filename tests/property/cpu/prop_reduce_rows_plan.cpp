@@ -85,8 +85,17 @@ TEST(ReduceRowsPlanProp, EveryColumnOnceAndChainsWithinTheBound) {
         std::vector<int> taken(static_cast<std::size_t>(cols), 0);
         if (cols >= rd::RowTuning::kVeryLongCols) {
           RC_ASSERT(p.threads == 1024);
-        } else if (cols >= rd::RowTuning::kLongCols) {  // sums of rows of 64 KiB or more: 1024
-          RC_ASSERT(p.threads == (work == rd::RowWork::sum && cols * elem >= 65536 ? 1024 : 512));
+        } else if (work == rd::RowWork::sum) {  // by bytes: 1024 from 64 KiB, else 64-512 of 48 bytes or more
+          const std::int64_t bytes = cols * elem;
+          if (bytes >= 65536) {
+            RC_ASSERT(p.threads == 1024);
+          } else {
+            RC_ASSERT(p.threads == 64 || p.threads == 128 || p.threads == 256 || p.threads == 512);
+            RC_ASSERT(p.threads == 64 || bytes >= std::int64_t{p.threads} * 48);
+            RC_ASSERT(p.threads == 512 || bytes < std::int64_t{p.threads} * 2 * 48);
+          }
+        } else if (cols >= rd::RowTuning::kLongCols) {
+          RC_ASSERT(p.threads == 512);
         } else {  // 64, 128 or 256 threads, each with 12 columns or more, 24 for 2-byte elements, 16 for the
                   // top-2 (64: shorter rows too)
           const std::int64_t per = work == rd::RowWork::top2 ? 16 : elem == 2 ? 24 : 12;

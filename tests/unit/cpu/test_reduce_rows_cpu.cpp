@@ -100,10 +100,10 @@ void expect_plan_valid(const rd::RowPlan& p, std::int64_t rows, std::int64_t col
       EXPECT_GT(cols, 512);
       if (cols >= Tuning::kLongCols) {  // sums of 4-byte elements (the default): 1024 from 64 KiB rows
         EXPECT_EQ(p.threads, 1024);
-      } else {  // a power of two from 64 to 256 leaving each thread 12 columns or more (64: shorter rows)
-        EXPECT_TRUE(p.threads == 64 || p.threads == 128 || p.threads == 256) << p.threads;
+      } else {  // a power of two from 64 to 512 leaving each thread 48 bytes, 12 columns, or more (64: shorter rows)
+        EXPECT_TRUE(p.threads == 64 || p.threads == 128 || p.threads == 256 || p.threads == 512) << p.threads;
         EXPECT_TRUE(p.threads == 64 || cols >= std::int64_t{p.threads} * 12) << p.threads;
-        EXPECT_TRUE(p.threads == 256 || cols < std::int64_t{p.threads} * 24) << p.threads;
+        EXPECT_TRUE(p.threads == 512 || cols < std::int64_t{p.threads} * 24) << p.threads;
       }
       EXPECT_GE(p.grid, 1);
       EXPECT_LE(p.grid, rows);
@@ -207,48 +207,66 @@ TEST(ReduceRowsCpu, RegimesGoWhereTheIssueSays) {
   EXPECT_EQ(rd::RowPath::block_per_row, rd::make_row_plan(1 << 16, 4096, 4, sm).path);
   EXPECT_EQ(rd::RowPath::block_per_row, rd::make_row_plan(1 << 12, 65536, 4, sm).path);
   EXPECT_EQ(rd::RowPath::block_per_row, rd::make_row_plan(7, 1000, 4, sm).path);  // too short to split
-  // Long rows read by 512-thread blocks (sums of rows of 64 KiB or more by 1024-thread blocks), medium
-  // ones by 256-thread blocks, rows under 3072 columns by 128 or 64 threads (12 columns or more each),
-  // split rows by 256-thread blocks.
+  // The operators other than sums: long rows in 512-thread blocks (1024 from 2^17 columns), medium
+  // ones in 256-thread blocks, rows under 3072 columns in 128 or 64 threads (12 columns or more each).
+  // Sums by bytes: 1024 threads from rows of 64 KiB, else 48 bytes a thread or more, up to 512.
+  // Split rows: 256-thread blocks.
   constexpr RowWork kSum = RowWork::sum, kSelect = RowWork::select;
   EXPECT_EQ(1024, rd::make_row_plan(1 << 12, 65536, 4, sm).threads);
   EXPECT_EQ(512, rd::make_row_plan(1 << 12, 65536, 8, sm, kSelect).threads);
   EXPECT_EQ(512, rd::make_row_plan(1 << 12, 65536, 32, sm, RowWork::top2).threads);
   EXPECT_EQ(1024, rd::make_row_plan(1201, 16411, 4, sm).threads);
   EXPECT_EQ(512, rd::make_row_plan(1201, 16411, 8, sm, kSelect).threads);
-  EXPECT_EQ(1024, rd::make_row_plan(1 << 13, 16384, 8, sm, kSum, 8).threads);
-  EXPECT_EQ(256, rd::make_row_plan(1 << 13, 16383, 8, sm, kSum, 8).threads);  // 64 KiB, but not long
+  EXPECT_EQ(256, rd::make_row_plan(1201, 16383, 8, sm, kSelect).threads);
+  EXPECT_EQ(1024, rd::make_row_plan(1024, 1 << 17, 4, sm).threads);
+  EXPECT_EQ(1024, rd::make_row_plan(1024, 1 << 17, 8, sm, kSelect).threads);
+  // Sums: the 64 KiB edge for 2-, 4- and 8-byte elements.
+  EXPECT_EQ(1024, rd::make_row_plan(1 << 13, 16384, 4, sm, kSum, 4).threads);
+  EXPECT_EQ(512, rd::make_row_plan(1 << 13, 16383, 4, sm, kSum, 4).threads);
+  EXPECT_EQ(1024, rd::make_row_plan(1 << 13, 8192, 8, sm, kSum, 8).threads);
+  EXPECT_EQ(512, rd::make_row_plan(1 << 13, 8191, 8, sm, kSum, 8).threads);
   EXPECT_EQ(512, rd::make_row_plan(1 << 13, 16384, 4, sm, kSum, 2).threads);  // 32 KiB of halves
   EXPECT_EQ(512, rd::make_row_plan(1 << 13, 32767, 4, sm, kSum, 2).threads);
   EXPECT_EQ(1024, rd::make_row_plan(1 << 13, 32768, 4, sm, kSum, 2).threads);
-  EXPECT_EQ(1024, rd::make_row_plan(1024, 1 << 17, 4, sm).threads);
-  EXPECT_EQ(1024, rd::make_row_plan(1024, 1 << 17, 8, sm, kSelect).threads);
+  // Sums: the 48-byte edges below it (run JW: float rows of 14000 columns, 56000 bytes, took 8% more
+  // time in 1024-thread blocks than in 512).
+  EXPECT_EQ(512, rd::make_row_plan(1 << 13, 14000, 4, sm, kSum, 4).threads);
+  EXPECT_EQ(512, rd::make_row_plan(1 << 13, 6144, 4, sm, kSum, 4).threads);
+  EXPECT_EQ(256, rd::make_row_plan(1 << 13, 6143, 4, sm, kSum, 4).threads);
+  EXPECT_EQ(256, rd::make_row_plan(1 << 16, 3072, 4, sm).threads);
+  EXPECT_EQ(128, rd::make_row_plan(1 << 16, 3071, 4, sm).threads);
+  EXPECT_EQ(128, rd::make_row_plan(1 << 16, 1536, 4, sm).threads);
+  EXPECT_EQ(64, rd::make_row_plan(1 << 16, 1535, 4, sm).threads);
+  EXPECT_EQ(512, rd::make_row_plan(1 << 16, 3072, 8, sm, kSum, 8).threads);
+  EXPECT_EQ(256, rd::make_row_plan(1 << 16, 3071, 8, sm, kSum, 8).threads);
+  EXPECT_EQ(256, rd::make_row_plan(1 << 16, 1536, 8, sm, kSum, 8).threads);
+  EXPECT_EQ(128, rd::make_row_plan(1 << 16, 1535, 8, sm, kSum, 8).threads);
+  EXPECT_EQ(128, rd::make_row_plan(1 << 18, 768, 8, sm, kSum, 8).threads);
+  EXPECT_EQ(64, rd::make_row_plan(1 << 18, 767, 8, sm, kSum, 8).threads);
+  EXPECT_EQ(64, rd::make_row_plan(1 << 18, 257, 8, sm, kSum, 8).threads);
+  EXPECT_EQ(512, rd::make_row_plan(1 << 16, 12288, 4, sm, kSum, 2).threads);
+  EXPECT_EQ(256, rd::make_row_plan(1 << 16, 12287, 4, sm, kSum, 2).threads);
+  EXPECT_EQ(64, rd::make_row_plan(1 << 18, 1025, 4, sm, kSum, 2).threads);
+  // Select on 8-byte elements keeps 12 columns a thread: 64 threads below 1536 columns.
+  EXPECT_EQ(64, rd::make_row_plan(1 << 16, 1535, 8, sm, kSelect, 8).threads);
+  EXPECT_EQ(128, rd::make_row_plan(1 << 16, 1536, 8, sm, kSelect, 8).threads);
+  EXPECT_EQ(256, rd::make_row_plan(1 << 16, 12000, 8, sm, kSelect, 8).threads);
   // Rows too few for a block each but too many for four splits each: a 1024-thread block per row.
   EXPECT_EQ(rd::RowPath::block_per_row, rd::make_row_plan(512, 1 << 18, 4, sm).path);
   EXPECT_EQ(1024, rd::make_row_plan(512, 1 << 18, 4, sm).threads);
   EXPECT_EQ(rd::RowPath::block_per_row, rd::make_row_plan(265, 1 << 20, 4, sm).path);
   EXPECT_EQ(rd::RowPath::split_row, rd::make_row_plan(264, 1 << 20, 4, sm).path);
-  EXPECT_EQ(256, rd::make_row_plan(1 << 16, 4096, 4, sm).threads);
-  EXPECT_EQ(256, rd::make_row_plan(1 << 14, 16383, 4, sm).threads);
-  EXPECT_EQ(256, rd::make_row_plan(1 << 16, 3072, 4, sm).threads);
-  EXPECT_EQ(128, rd::make_row_plan(1 << 16, 3071, 4, sm).threads);
-  EXPECT_EQ(128, rd::make_row_plan(1 << 16, 2048, 4, sm).threads);
-  EXPECT_EQ(128, rd::make_row_plan(1 << 16, 1536, 4, sm).threads);
-  EXPECT_EQ(64, rd::make_row_plan(1 << 16, 1535, 4, sm).threads);
   // The per-row top-2 keeps 16 columns a thread: 64 threads below 2048 columns, 128 below 4096.
   constexpr RowWork kTop2 = RowWork::top2;
   EXPECT_EQ(64, rd::make_row_plan(1 << 16, 2047, 32, sm, kTop2).threads);
   EXPECT_EQ(128, rd::make_row_plan(1 << 16, 2048, 32, sm, kTop2).threads);
   EXPECT_EQ(128, rd::make_row_plan(1 << 16, 4095, 32, sm, kTop2).threads);
   EXPECT_EQ(256, rd::make_row_plan(1 << 16, 4096, 32, sm, kTop2).threads);
-  EXPECT_EQ(64, rd::make_row_plan(1 << 18, 512, 4, sm, RowWork::sum, 8).threads);
-  EXPECT_EQ(64, rd::make_row_plan(1 << 18, 257, 4, sm, RowWork::sum, 8).threads);
-  EXPECT_EQ(64, rd::make_row_plan(1 << 18, 1025, 4, sm, RowWork::sum, 2).threads);
-  // Rows of 2-byte elements keep three vectors a thread: 64 threads below 3072 columns, 128 below 6144.
-  EXPECT_EQ(24, rd::row_cols_per_thread(RowWork::sum, 2));
+  // Rows of 2-byte elements keep three vectors a thread (as sums do by their bytes): 64 threads below
+  // 3072 columns, 128 below 6144.
   EXPECT_EQ(24, rd::row_cols_per_thread(RowWork::select, 2));
   EXPECT_EQ(12, rd::row_cols_per_thread(RowWork::select, 4));
-  EXPECT_EQ(12, rd::row_cols_per_thread(RowWork::sum, 8));
+  EXPECT_EQ(12, rd::row_cols_per_thread(RowWork::select, 8));
   EXPECT_EQ(16, rd::row_cols_per_thread(RowWork::top2, 4));
   for (RowWork work : {RowWork::sum, RowWork::select}) {
     EXPECT_EQ(64, rd::make_row_plan(1 << 16, 3071, 4, sm, work, 2).threads);

@@ -91,7 +91,8 @@ std::vector<Shape> shapes() {
       {1024, 4096, 4096, 0},
       {513, 4099, 4103, 1},
       {64, 65536, 65536, 1},
-      {1201, 16411, 16413, 1},   // long rows, enough for a block each: 512 threads, 1024 for sums (kLongCols)
+      {1201, 16411, 16413, 1},   // long rows, enough for a block each: 512 threads, 1024 for sums of 64 KiB rows
+      {200, 7000, 7003, 1},      // sums of 4- and 8-byte rows in 512-thread blocks (48 bytes a thread or more)
       {300, 131075, 131077, 1},  // too few for a block each, too many to split four ways: 1024-thread blocks
       {2, 5, 5, 1},
       {1000, 8, 9, 0},

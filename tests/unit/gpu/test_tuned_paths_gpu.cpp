@@ -504,6 +504,68 @@ TEST(OuterProductPath, FusedTop2OnAGridOfManyWaves) {
   check_fused_forms_over_three_equal_rows(plan, l, 5500);
 }
 
+// The streaming top-2 (top2_stream_visitor.cuh) with its least values late in their blocks, after 29
+// rows of random values (where a filter by a bound would skip most rows): k = 3, A's second and third
+// columns and B's second and third rows zero but for the plants, so C is random in [-1, 1] but for a
+// least value of about -4 at (29, c) and a copy of it, bit for bit (row 29 of A copied), at
+// (kTop2Rows + 30, c), one lane of one warp each; and rows of NaN (31, the first block's last) and of
+// NaN with one +inf (kTop2Rows + 31), which must not displace them. The pair is those two copies, in
+// every fused form, C stored or not.
+TEST(OuterProductPath, FusedTop2RanksLeastValuesLateInABlock) {
+  GPUPRIMS_REQUIRE_GPU();
+  const std::int64_t rows = d::OuterProductShape::kTop2Rows, window = d::OuterProductShape::kWindow;
+  const t::GemmLayout l = t::make_layout(3 * rows + 7, 2 * window + 77, 3, 1, 2, 3, 3, 2, 1);
+  SCOPED_TRACE(l.describe());
+  const d::GemmPlan plan = d::make_plan(d::kOuterProductPath, l.k, 1);
+  ASSERT_TRUE(d::plan_fits(plan, l.m, l.n, l.k));
+  auto rng = t::make_rng(5700);
+  t::GemmInputs in = t::make_inputs(l, rng, gpuprims::testkit::Dist::uniform_pm1);
+  const auto a = [&](std::int64_t r, std::int64_t p) -> float& {
+    return in.A[static_cast<std::size_t>(r * l.lda + p)];
+  };
+  const auto b = [&](std::int64_t p, std::int64_t c) -> float& {
+    return in.B[static_cast<std::size_t>(p * l.ldb + c)];
+  };
+  for (std::int64_t r = 0; r < l.m; ++r) a(r, 1) = a(r, 2) = 0.0f;
+  for (std::int64_t c = 0; c < l.n; ++c) b(1, c) = b(2, c) = 0.0f;
+  const std::int64_t first = 29, copy = rows + 30, least_col = window + 300, inf_col = 700;
+  a(first, 1) = 8.0f;
+  b(1, least_col) = -1.0f;
+  for (std::int64_t p = 0; p < l.k; ++p) a(copy, p) = a(first, p);
+  a(31, 2) = std::numeric_limits<float>::quiet_NaN();
+  a(rows + 31, 2) = std::numeric_limits<float>::infinity();
+  b(2, inf_col) = 1.0f;  // +inf there; inf * 0 = NaN in the rest of the row
+  gpuprims::Top2 twin{};
+  check_plain_then_fused_forms(plan, l, in, 0.5f, &twin);
+  EXPECT_EQ(twin.first.row, first);
+  EXPECT_EQ(twin.first.col, least_col);
+  EXPECT_EQ(twin.second.row, copy);
+  EXPECT_EQ(twin.second.col, least_col);
+}
+
+// The streaming top-2 over rows each below the last (A's row i is m - i, B's columns 1 to 1 + 1e-7 n,
+// k = 1): every row holds every lane's new least values, the case that defeats a filter by a bound
+// (session 64, runs JZ and KA: results/nvidia-h200/README.md). The pair is the last row's first two
+// columns, in every fused form.
+TEST(OuterProductPath, FusedTop2OverRowsEachBelowTheLast) {
+  GPUPRIMS_REQUIRE_GPU();
+  const std::int64_t rows = d::OuterProductShape::kTop2Rows, window = d::OuterProductShape::kWindow;
+  const t::GemmLayout l = t::make_layout(3 * rows + 7, 2 * window + 77, 1, 0, 0, 3, 0, 0, 1);
+  SCOPED_TRACE(l.describe());
+  const d::GemmPlan plan = d::make_plan(d::kOuterProductPath, l.k, 1);
+  ASSERT_TRUE(d::plan_fits(plan, l.m, l.n, l.k));
+  auto rng = t::make_rng(5800);
+  t::GemmInputs in = t::make_inputs(l, rng, gpuprims::testkit::Dist::uniform_pm1);
+  for (std::int64_t r = 0; r < l.m; ++r) in.A[static_cast<std::size_t>(r * l.lda)] = static_cast<float>(l.m - r);
+  for (std::int64_t c = 0; c < l.n; ++c) in.B[static_cast<std::size_t>(c)] = 1.0f + 1e-7f * static_cast<float>(c);
+  gpuprims::Top2 twin{};
+  check_plain_then_fused_forms(plan, l, in, 0.5f, &twin);
+  EXPECT_EQ(twin.first.row, l.m - 1);
+  EXPECT_EQ(twin.first.col, 0);
+  EXPECT_EQ(twin.second.row, l.m - 1);
+  EXPECT_EQ(twin.second.col, 1);
+}
+
 // A tile path's fused top-2 on a grid of several waves, where neither merge's last block ends it: the
 // packed words go to the end kernel, and the 64-bit-index form's blocks write their partials with no
 // ticket, for one block after the grid to merge (Top2LastBlockMerge::end), while each block's pair

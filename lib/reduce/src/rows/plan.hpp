@@ -20,7 +20,8 @@ struct RowTuning {
   // on long rows.
   static constexpr int kThreads = 256;
   static constexpr int kLog2Threads = 8;
-  // Rows of at least kLongCols columns that take the block-per-row path get blocks of kLongThreads:
+  // Rows of at least kLongCols columns that take the block-per-row path get blocks of kLongThreads
+  // (sums: kSumBytesPerThread below):
   // on an H100, 512-thread blocks (at most 4 per SM, half as many rows read at once) read float rows of
   // 16384 and 65536 columns 0.6-1.5% faster than 256-thread ones, and 4096-column rows 3-13% slower
   // (probe runs, session 18). Each thread then still has two batches of four vectors on float rows.
@@ -31,16 +32,31 @@ struct RowTuning {
   // than two to four splits a row (probe of session 21).
   static constexpr int kVeryLongThreads = 1024;
   static constexpr std::int64_t kVeryLongCols = std::int64_t{1} << 17;
-  // Sums take kVeryLongThreads blocks from kLongCols columns already, where a row holds at least
-  // kLongSumMinBytes (four 16-byte vectors a thread): their kernels keep to 32 registers, so two such
-  // blocks share an SM, as four of 512 do. On an H200 (session 63, run JQ: 300-8192 rows of 16384 to
-  // 100000 columns; results/nvidia-h200/README.md), 1024-thread blocks read sums of float, double, int32
-  // and half rows of 64 KiB or more faster than 512-thread ones at 103 of 117 shapes (0.1-2.7%, median of
-  // all 0.6%), as fast at 4, slower at 10 (0.3-1.6%; six of them 300 rows, one wave of 512-thread blocks
-  // and 1.14 of 1024-thread ones). Half sums of 16384 columns (32 KiB rows) were 1.5-5% slower and keep
-  // 512. The other operators keep 512: their kernels take 38-40 registers, one 1024-thread block an SM.
+  // Sums size their blocks by bytes, not columns: each thread kSumBytesPerThread bytes of the row or
+  // more (three 16-byte vectors), up to kLongThreads; rows of kLongSumMinBytes or more take
+  // kVeryLongThreads. Every sum kernel keeps to 32 registers, so two 1024-thread blocks share an SM, as
+  // four of 512 do.
+  // - 1024 threads from 64 KiB: on an H200 (session 63, run JQ: 300-8192 rows of 16384 to 100000
+  //   columns; results/nvidia-h200/README.md), 1024-thread blocks read sums of float, double, int32 and
+  //   half rows of 64 KiB or more faster than 512-thread ones at 103 of 117 shapes (0.1-2.7%, median of
+  //   all 0.6%), as fast at 4, slower at 10 (0.3-1.6%; six of them 300 rows). Below 64 KiB they lost
+  //   where a thread has three to four vectors and a warp straddles the batches (rows of 56000 bytes:
+  //   float sums at 14000 columns 8% slower than 512, half at 28000 7%; session 64, run JW).
+  // - 48 bytes below that (session 64, runs JV and JW: sums of double, int64, float, int32 and half at
+  //   300 to 32000 columns and 300 rows to 2^27 elements, in blocks of 64 to 1024 threads): against the
+  //   rule of 12 columns a thread up to 256 threads (24 for halves) it had, the time's geomean over
+  //   CUB's moved from 1.0587x to 1.0645x (run JV, 180 shapes of 1536-12000 columns), 1.0583x to
+  //   1.0653x (its second round) and 1.1086x to 1.1197x (run JW, 110 shapes), and the shapes below CUB
+  //   from 38, 36 and 4 to 17, 16 and 0. It gives 8-byte rows twice the threads they had (256 at
+  //   1536-3071 columns, 512 from 3072) and 4-byte rows 512 from 6144 columns. Of the 470 timings,
+  //   25 lost more than 0.5% to the old rule (up to 2.9%; 8-byte rows of 1400 to 5000 columns, mostly
+  //   of 1000 and 3000 rows).
+  // The other operators keep columns a thread up to kThreads (and 512 from kLongCols): their kernels
+  // take 38-40 registers, one 1024-thread block an SM.
+  static constexpr std::int64_t kSumBytesPerThread = 48;
   static constexpr std::int64_t kLongSumMinBytes = 65536;
-  // Shorter rows on the block-per-row path get kColsPerThread columns a thread or more (three or four 16-byte
+  // Shorter rows on the block-per-row path get kColsPerThread columns a thread or more (sums: by bytes,
+  // kSumBytesPerThread, since session 64; three or four 16-byte
   // vectors of floats, loaded at once): blocks of 64 threads up to 1535 columns (from past group_max_cols),
   // 128 to 3071, kThreads beyond. On an H100, 256-thread blocks on rows of
   // 512-2048 floats left threads with one or two vectors each and read at 0.60-0.82x DeviceSegmentedReduce;
@@ -216,31 +232,44 @@ constexpr int group_lanes_for(std::int64_t cols, RowWork work, std::size_t elem_
   return lanes < min_lanes ? min_lanes : lanes;
 }
 
-// block_threads' columns a thread for work: kTop2ColsPerThread for the per-row top-2,
-// kHalfColsPerThread for the others on 2-byte elements, kColsPerThread otherwise.
+// block_threads' columns a thread for work other than sums (sum_block_threads): kTop2ColsPerThread for
+// the per-row top-2, kHalfColsPerThread for the others on 2-byte elements, kColsPerThread otherwise.
 constexpr std::int64_t row_cols_per_thread(RowWork work, std::size_t elem_bytes = 4) {
   return work == RowWork::top2 ? RowTuning::kTop2ColsPerThread
          : elem_bytes == 2     ? RowTuning::kHalfColsPerThread
                                : RowTuning::kColsPerThread;
 }
 
-// Whether a row of cols elements elem_bytes wide is long enough for work to take kVeryLongThreads
-// blocks before kVeryLongCols: sums from kLongCols columns and kLongSumMinBytes.
-constexpr bool long_sum_row(std::int64_t cols, RowWork work, std::size_t elem_bytes) {
-  return work == RowWork::sum && cols >= RowTuning::kLongCols &&
-         cols * static_cast<std::int64_t>(elem_bytes) >= RowTuning::kLongSumMinBytes;
-}
-
 // Threads of the block-per-row kernel on rows of cols columns: kVeryLongThreads from kVeryLongCols,
 // kLongThreads from kLongCols, else the largest power of two in [kMinBlockThreads, kThreads] that leaves
-// each thread cols_per_thread columns or more (kMinBlockThreads on shorter rows). (make_row_plan gives
-// long sums kVeryLongThreads earlier: long_sum_row.)
+// each thread cols_per_thread columns or more (kMinBlockThreads on shorter rows). Sums take
+// sum_block_threads instead (row_block_threads).
 constexpr int block_threads(std::int64_t cols, std::int64_t cols_per_thread = RowTuning::kColsPerThread) {
   if (cols >= RowTuning::kVeryLongCols) return RowTuning::kVeryLongThreads;
   if (cols >= RowTuning::kLongCols) return RowTuning::kLongThreads;
   int t = RowTuning::kMinBlockThreads;
   while (t < RowTuning::kThreads && std::int64_t{t} * 2 * cols_per_thread <= cols) t *= 2;
   return t;
+}
+
+// Threads of the block-per-row kernel on a sum of rows of cols elements elem_bytes wide:
+// kVeryLongThreads from kLongSumMinBytes a row (and from kVeryLongCols columns, which only
+// kVeryLongThreads blocks walk past 32-bit column numbers), else the largest power of two in
+// [kMinBlockThreads, kLongThreads] that leaves each thread kSumBytesPerThread bytes or more.
+constexpr int sum_block_threads(std::int64_t cols, std::size_t elem_bytes) {
+  if (cols >= RowTuning::kVeryLongCols) return RowTuning::kVeryLongThreads;
+  const std::int64_t bytes = cols * static_cast<std::int64_t>(elem_bytes);
+  if (bytes >= RowTuning::kLongSumMinBytes) return RowTuning::kVeryLongThreads;
+  int t = RowTuning::kMinBlockThreads;
+  while (t < RowTuning::kLongThreads && std::int64_t{t} * 2 * RowTuning::kSumBytesPerThread <= bytes) t *= 2;
+  return t;
+}
+
+// Threads of the block-per-row kernel for work on rows of cols elements elem_bytes wide: sums by bytes
+// (sum_block_threads), the others by columns (block_threads with row_cols_per_thread).
+constexpr int row_block_threads(std::int64_t cols, RowWork work, std::size_t elem_bytes) {
+  return work == RowWork::sum ? sum_block_threads(cols, elem_bytes)
+                              : block_threads(cols, row_cols_per_thread(work, elem_bytes));
 }
 
 // 256-byte rounding of the partials, so a caller's workspace can be carved after them later.
@@ -286,8 +315,7 @@ constexpr RowPlan make_row_plan(std::int64_t rows, std::int64_t cols, std::size_
     return p;
   }
   p.path = RowPath::block_per_row;
-  p.threads = long_sum_row(cols, work, elem_bytes) ? RowTuning::kVeryLongThreads
-                                                   : block_threads(cols, row_cols_per_thread(work, elem_bytes));
+  p.threads = row_block_threads(cols, work, elem_bytes);
   p.grid = min_of(rows, RowTuning::kMaxBlockGrid);
   return p;
 }
