@@ -2,8 +2,9 @@
 // Medium rows, and long rows when there are enough of them to fill the GPU: one block per row, each
 // thread taking 16-byte vectors of the row (a scalar head up to the row's first 16-byte boundary, so
 // padded and odd leading dimensions still load in vectors), then a block tree; thread 0 writes the row.
-// The plan picks the block size (RowPlan::threads, block_threads: 64 to 256 by row length, 512 and
-// 1024 on long rows).
+// The plan picks the block size (RowPlan::threads, row_block_threads: for sums 64 to 512 by the row's
+// bytes and 1024 from 64 KiB, for the other operators 64 to 256 by row length, 512 and 1024 on long
+// rows).
 // A block takes one row and no more: a loop over rows past the grid kept the row's 64-bit state live
 // across the whole scan (float argmin 47 registers a thread, 38 without; float sum 40-42, 32), which
 // left an SM fewer blocks; on an H200 float argmin at 3072 columns took 3.6% less time without it
@@ -72,7 +73,7 @@ Status launch_rows_block(const Op& op, const typename Op::Input* in, std::int64_
         launch_rows_block_kernel<RowTuning::kVeryLongThreads, std::int64_t>(op, in, rows, cols, ld, out, grid, stream);
       }
       break;
-    default: return Status::invalid_argument;  // not a block_threads size
+    default: return Status::invalid_argument;  // not a row_block_threads size
   }
   GPUPRIMS_LAUNCH_CHECK();
   return Status::success;
