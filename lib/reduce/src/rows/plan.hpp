@@ -44,11 +44,12 @@ struct RowTuning {
   //   float sums at 14000 columns 8% slower than 512, half at 28000 7%; session 64, run JW).
   // - 48 bytes below that (session 64, runs JV and JW: sums of double, int64, float, int32 and half at
   //   300 to 32000 columns and 300 rows to 2^27 elements, in blocks of 64 to 1024 threads): against the
-  //   rule of 12 columns a thread up to 256 threads (24 for halves) it had, the time's geomean over
-  //   CUB's moved from 1.0587x to 1.0645x (run JV, 180 shapes of 1536-12000 columns), 1.0583x to
+  //   rule of 12 columns a thread up to 256 threads (24 for halves) it had, the geomean of the speed
+  //   over CUB's moved from 1.0587x to 1.0645x (run JV, 180 shapes of 1536-12000 columns), 1.0583x to
   //   1.0653x (its second round) and 1.1086x to 1.1197x (run JW, 110 shapes), and the shapes below CUB
-  //   from 38, 36 and 4 to 17, 16 and 0. It gives 8-byte rows twice the threads they had (256 at
-  //   1536-3071 columns, 512 from 3072) and 4-byte rows 512 from 6144 columns. Of the 470 timings,
+  //   from 38, 36 and 4 to 17, 16 and 0. 8-byte rows take 128 threads at 768-1535 columns (64 before),
+  //   256 at 1536-3071 (128), 512 at 3072-8191 (256), 1024 from 8192 (256 up to 16383); 4-byte rows
+  //   512 at 6144-16383 columns (256). Of the 470 timings,
   //   25 lost more than 0.5% to the old rule (up to 2.9%; 8-byte rows of 1400 to 5000 columns, mostly
   //   of 1000 and 3000 rows).
   // The other operators keep columns a thread up to kThreads (and 512 from kLongCols): their kernels
@@ -240,6 +241,15 @@ constexpr std::int64_t row_cols_per_thread(RowWork work, std::size_t elem_bytes 
                                : RowTuning::kColsPerThread;
 }
 
+// The largest power of two in [kMinBlockThreads, most] that leaves each thread `share` of `amount` or
+// more (kMinBlockThreads when even that many would get less): block_threads' columns, sum_block_threads'
+// bytes.
+constexpr int threads_with_share(std::int64_t amount, std::int64_t share, int most) {
+  int t = RowTuning::kMinBlockThreads;
+  while (t < most && std::int64_t{t} * 2 * share <= amount) t *= 2;
+  return t;
+}
+
 // Threads of the block-per-row kernel on rows of cols columns: kVeryLongThreads from kVeryLongCols,
 // kLongThreads from kLongCols, else the largest power of two in [kMinBlockThreads, kThreads] that leaves
 // each thread cols_per_thread columns or more (kMinBlockThreads on shorter rows). Sums take
@@ -247,9 +257,7 @@ constexpr std::int64_t row_cols_per_thread(RowWork work, std::size_t elem_bytes 
 constexpr int block_threads(std::int64_t cols, std::int64_t cols_per_thread = RowTuning::kColsPerThread) {
   if (cols >= RowTuning::kVeryLongCols) return RowTuning::kVeryLongThreads;
   if (cols >= RowTuning::kLongCols) return RowTuning::kLongThreads;
-  int t = RowTuning::kMinBlockThreads;
-  while (t < RowTuning::kThreads && std::int64_t{t} * 2 * cols_per_thread <= cols) t *= 2;
-  return t;
+  return threads_with_share(cols, cols_per_thread, RowTuning::kThreads);
 }
 
 // Threads of the block-per-row kernel on a sum of rows of cols elements elem_bytes wide:
@@ -260,9 +268,7 @@ constexpr int sum_block_threads(std::int64_t cols, std::size_t elem_bytes) {
   if (cols >= RowTuning::kVeryLongCols) return RowTuning::kVeryLongThreads;
   const std::int64_t bytes = cols * static_cast<std::int64_t>(elem_bytes);
   if (bytes >= RowTuning::kLongSumMinBytes) return RowTuning::kVeryLongThreads;
-  int t = RowTuning::kMinBlockThreads;
-  while (t < RowTuning::kLongThreads && std::int64_t{t} * 2 * RowTuning::kSumBytesPerThread <= bytes) t *= 2;
-  return t;
+  return threads_with_share(bytes, RowTuning::kSumBytesPerThread, RowTuning::kLongThreads);
 }
 
 // Threads of the block-per-row kernel for work on rows of cols elements elem_bytes wide: sums by bytes
