@@ -182,8 +182,10 @@ struct OuterProductShape {
   // Eight blocks (64 warps) per SM for every visitor (32 registers): the store-only kernel needs no
   // more. Uncapped, the packed top-2's kernel took 48 (five blocks per SM); capped, it spills nothing
   // and ran 48.9-49.4 us at 2339 x 7091 x 1 (run FP6) against 49.1-49.3 for a build that was uncapped
-  // but also voted per row (run FP5), so the cap alone was not timed. Since session 50's leaner
-  // kernel the per-row top-2 spills 72 bytes under it and the others nothing.
+  // but also voted per row (run FP5), so the cap alone was not timed. Under it (ptxas, sm_90, CUDA
+  // 13.0, session 65) the per-row top-2's kernel spills (a 64-byte stack frame; 976 bytes of spill
+  // stores and 1032 of loads in its code), the wide top-2's a word (an 8-byte frame), the store-only
+  // and streaming top-2 kernels nothing.
   static constexpr int kMinBlocksPerSm = 8;
   static constexpr std::int64_t kMinOutputs = std::int64_t{1} << 22;
   static constexpr std::int64_t kMinVectorOutputs = std::int64_t{1} << 23;  // C with 16-byte access
