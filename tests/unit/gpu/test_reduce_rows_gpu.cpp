@@ -104,8 +104,6 @@ std::vector<Shape> shapes() {
       {300, 3001, 3001, 0},  // 128-thread blocks, a batch of four vectors and a partial one
       {400, 1500, 1503, 1},  // 64-thread blocks, five or six vectors a thread
       {100, 3583, 3587, 1},  // 256-thread blocks, three or four vectors a thread
-      {120, 7601, 7605, 1},  // 4-byte arg* / min / max (256 threads): four vectors a thread, then warps
-                             // either side of a second batch of four
       {9, 40000, 40003, 1},  // split rows, small enough for every value mix
   };
   std::vector<Shape> out;

@@ -41,9 +41,7 @@ struct RowTuning {
   //   half rows of 64 KiB or more faster than 512-thread ones at 103 of 117 shapes (0.1-2.7%, median of
   //   all 0.6%), as fast at 4, slower at 10 (0.3-1.6%; six of them 300 rows). Below 64 KiB they lost
   //   where a thread has three to four vectors and a warp straddles the batches (rows of 56000 bytes:
-  //   float sums at 14000 columns 8% slower than 512, half at 28000 7%; session 64, run JW). Since
-  //   session 65 such warps leave the batches together (for_each_vector, row_ops.cuh); the 64 KiB
-  //   bound has not been measured again since.
+  //   float sums at 14000 columns 8% slower than 512, half at 28000 7%; session 64, run JW).
   // - 48 bytes below that (session 64, runs JV and JW: sums of double, int64, float, int32 and half at
   //   300 to 32000 columns and 300 rows to 2^27 elements, in blocks of 64 to 1024 threads): against the
   //   rule of 12 columns a thread up to 256 threads (24 for halves) it had, the geomean of the speed

@@ -81,42 +81,26 @@ __device__ __forceinline__ typename Op::Acc accumulate_vector(const Op& op, type
 // taken, the last batch too (its loads predicated): a row of one or two vectors a thread would
 // otherwise wait for each load in turn, and a take with a branch in it (the top-2's insertion, a rare
 // fall-back) would keep the compiler from issuing the next loads early.
-// kWarpExit: a warp leaves the loop of whole batches together, once its last lane has fewer than four
-// vectors left, and ends with one predicated batch of four. Where each lane leaves on its own count, a
-// warp whose lanes fall either side of that bound runs the loop and then the tail: two trips to memory
-// where the other warps make one, and the block waits for it. On an H100 (session 65, probes KC and
-// KE, runs KD and KE: results/nvidia-h100-80gb-hbm3/README.md) float argmin at 3500 columns in
-// 256-thread blocks took 7.8-10.5% less time with it, float sums at 7000 columns in 512-thread blocks
-// 1.9-6.6% less, rows whose warps never straddle about the same. thread_range asks for it in
-// the block kernels only: in lane groups (32 lanes or fewer) it ran 4-byte rows up to 15% slower
-// (2-byte ones up to 7% faster), and the per-row top-2 at 768-8192 columns 0.6-1.3% slower (its
-// insertion in one more predicated slot).
-template <int kThreads, int kPerVec, bool kWarpExit, class Col, class Take>
+template <int kThreads, int kPerVec, class Col, class Take>
 __device__ __forceinline__ void for_each_vector(const uint4* body, Col start, Col vecs, int tid, Take&& take) {
   constexpr int kBatch = 4;
-  constexpr int kTail = kWarpExit ? kBatch : kBatch - 1;  // the most vectors a lane has after the loop
-  // From this lane to its warp's last (0 without kWarpExit: each lane on its own count).
-  const auto to_last = static_cast<Col>(kWarpExit ? 31 - tid % 32 : 0);
-  static_assert(!kWarpExit || kThreads % 32 == 0, "whole warps");
   Col v = tid;
-  for (; v + to_last + (kBatch - 1) * kThreads < vecs; v += kBatch * kThreads) {
+  for (; v + (kBatch - 1) * kThreads < vecs; v += kBatch * kThreads) {
     uint4 raw[kBatch];
 #pragma unroll
     for (int b = 0; b < kBatch; ++b) raw[b] = body[v + b * kThreads];
 #pragma unroll
     for (int b = 0; b < kBatch; ++b) take(raw[b], static_cast<Col>(start + (v + b * kThreads) * kPerVec));
   }
-  // At most kTail vectors are left: with kWarpExit no lane is more than 31 < kThreads vectors behind
-  // the warp's last, which had fewer than kBatch.
   if (v < vecs) {
-    uint4 raw[kTail];
+    uint4 raw[kBatch - 1];
 #pragma unroll
-    for (int b = 0; b < kTail; ++b) {
-      if (b == 0 || v + b * kThreads < vecs) raw[b] = body[v + b * kThreads];
+    for (int b = 0; b < kBatch - 1; ++b) {
+      if (v + b * kThreads < vecs) raw[b] = body[v + b * kThreads];
     }
 #pragma unroll
-    for (int b = 0; b < kTail; ++b) {
-      if (b == 0 || v + b * kThreads < vecs) take(raw[b], static_cast<Col>(start + (v + b * kThreads) * kPerVec));
+    for (int b = 0; b < kBatch - 1; ++b) {
+      if (v + b * kThreads < vecs) take(raw[b], static_cast<Col>(start + (v + b * kThreads) * kPerVec));
     }
   }
 }
@@ -143,27 +127,24 @@ __device__ __forceinline__ typename Op::Acc thread_range(const Op& op, const typ
     for (Col h = tid; h < head; h += kThreads) acc = accumulate(op, acc, row[c0 + h], c0 + h);
   }
   const Col start = c0 + head;
-  // The block kernels' warps leave the batches of four together (for_each_vector), but for the top-2.
-  constexpr bool kWarpExit = kThreads > 32 && !std::is_same_v<Op, Top2RowOp>;
   const Col vecs = (c1 - start) / kPerVec;
   const uint4* body = reinterpret_cast<const uint4*>(row + start);
   const auto exact = [&](const uint4& raw, Col c) { acc = accumulate_vector(op, acc, raw, c); };
   if constexpr (kScannedArg<Op>) {
     // float, half and bfloat16 argmin / argmax, min / max: float_row_scan.cuh's scans (the same result).
     ArgScan<Op, Col> scan;
-    for_each_vector<kThreads, kPerVec, kWarpExit>(body, start, vecs, tid,
-                                                  [&](const uint4& raw, Col c) { scan.take(op, acc, raw, c); });
+    for_each_vector<kThreads, kPerVec>(body, start, vecs, tid,
+                                       [&](const uint4& raw, Col c) { scan.take(op, acc, raw, c); });
     acc = scan.finish(op, acc);
   } else if constexpr (kScannedMinMax<Op>) {
     MinMaxScan<Op> scan;
-    for_each_vector<kThreads, kPerVec, kWarpExit>(body, start, vecs, tid,
-                                                  [&](const uint4& raw, Col) { scan.take(raw); });
+    for_each_vector<kThreads, kPerVec>(body, start, vecs, tid, [&](const uint4& raw, Col) { scan.take(raw); });
     if (tid < vecs) {
       if (scan.exact()) acc = scan.finish(op, acc);
-      else for_each_vector<kThreads, kPerVec, kWarpExit>(body, start, vecs, tid, exact);  // its best is ±0: read again
+      else for_each_vector<kThreads, kPerVec>(body, start, vecs, tid, exact);  // its best is ±0: read again
     }
   } else {
-    for_each_vector<kThreads, kPerVec, kWarpExit>(body, start, vecs, tid, exact);
+    for_each_vector<kThreads, kPerVec>(body, start, vecs, tid, exact);
   }
   const Col tail = start + vecs * kPerVec + tid;
   if constexpr (kThreads >= kPerVec) {
